@@ -1,0 +1,63 @@
+"""Push buttons to actions: what a press or a hold means in the game being played.
+
+Buttons have table names (``bank``, ``undo``, ``next``, ``timer``). A game module may
+define ``BUTTONS: dict[str, dict]`` mapping a button name to the action dict it sends
+(Toss Up!: ``{"bank": {"type": "bank"}}``). Undo is the same for every game. A button
+cannot show a sentence, so a refused press is logged and reported back as text for
+LEDs, the buzzer and the log.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from companion.errors import ActionError
+from companion.session import Session
+
+log = logging.getLogger(__name__)
+
+#: Meanings shared by every game; a game's BUTTONS come first.
+COMMON: dict[str, str] = {"undo": "undo"}
+
+
+class Controls:
+    """Turns button events into session calls.
+
+    ``handle("bank", "press")`` returns a short outcome sentence ("Bank: ok" or the
+    refusal), so a caller can log it or drive a status LED.
+    """
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def meaning(self, name: str, kind: str = "press") -> dict[str, Any] | str | None:
+        """The action dict (or ``"undo"``) a button sends now, or None if it does nothing.
+
+        A hold of a button means the same as a press unless the game maps
+        ``"<name>:hold"`` to something else.
+        """
+        module = self.session.game
+        buttons: dict[str, Any] = dict(getattr(module, "BUTTONS", {})) if module else {}
+        for key in (f"{name}:{kind}", name):
+            if key in buttons:
+                return dict(buttons[key])
+            if key in COMMON:
+                return COMMON[key]
+        return None
+
+    def handle(self, name: str, kind: str = "press") -> str:
+        """Apply what button ``name`` means; return what happened in one sentence."""
+        meaning = self.meaning(name, kind)
+        if meaning is None:
+            return f"The {name} button does nothing in this game."
+        try:
+            if meaning == "undo":
+                self.session.undo()
+            else:
+                assert isinstance(meaning, dict)
+                self.session.act(meaning)
+        except ActionError as exc:
+            log.info("button %s refused: %s", name, exc)
+            return str(exc)
+        return f"{name}: done"

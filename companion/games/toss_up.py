@@ -1,0 +1,234 @@
+"""Toss Up!: ten dice, push your luck, first past 100 triggers the final round.
+
+Rules digest: ``shared/rules/toss-up.md``. Each die has 3 green, 2 yellow and 1 red
+face. Greens score and are set aside; a roll with no green but a red ("a red light")
+loses the turn's points; a roll of only yellows changes nothing. Once a player ends a
+turn with more than ``target`` points, every other player gets one last turn.
+
+Actions (JSON)::
+
+    {"type": "roll", "green": 3, "yellow": 4, "red": 3}
+    {"type": "bank"}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Mapping, Union
+
+from companion.errors import IllegalAction, InvalidAction, NotNow
+from companion.games.base import ActionDoc, Event, check_players, get_int, get_type
+
+ID = "toss-up"
+NAME = "Toss Up!"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+DICE = 10
+#: Option name -> default. ``target``: a total strictly above it triggers the final round.
+OPTIONS: dict[str, Any] = {"target": 100}
+
+ACTIONS: dict[str, ActionDoc] = {
+    "roll": ActionDoc(
+        summary="Record a roll of the dice in hand: how many show green, yellow and red.",
+        properties={
+            "green": {"type": "integer", "minimum": 0, "maximum": DICE},
+            "yellow": {"type": "integer", "minimum": 0, "maximum": DICE},
+            "red": {"type": "integer", "minimum": 0, "maximum": DICE},
+        },
+        required=("green", "yellow", "red"),
+        example={"type": "roll", "green": 3, "yellow": 4, "red": 3},
+    ),
+    "bank": ActionDoc(
+        summary="Bank the turn's points and pass the dice to the next player.",
+        properties={},
+        example={"type": "bank"},
+    ),
+}
+
+#: Push buttons (see companion/controls.py): button name -> action sent.
+BUTTONS: dict[str, dict[str, Any]] = {"bank": {"type": "bank"}}
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Faces showing after one roll of the dice in hand."""
+
+    green: int
+    yellow: int
+    red: int
+
+    @property
+    def dice(self) -> int:
+        return self.green + self.yellow + self.red
+
+    @property
+    def is_red_light(self) -> bool:
+        return self.green == 0 and self.red > 0
+
+
+@dataclass(frozen=True)
+class Bank:
+    """Add the turn's points to the player's total; the turn ends."""
+
+
+Action = Union[Roll, Bank]
+
+
+@dataclass(frozen=True)
+class State:
+    """The whole table. ``scores`` follow seat order; ``current`` is a seat index."""
+
+    players: tuple[str, ...]
+    scores: tuple[int, ...]
+    target: int = 100
+    current: int = 0
+    points: int = 0  # this turn's points, not yet banked
+    dice_in_hand: int = DICE
+    rolls: int = 0  # rolls made this turn
+    last_roll: Roll | None = None
+    final_round: bool = False
+    final_turns: tuple[int, ...] = ()  # seats still owed a last turn, in order
+    over: bool = False
+    turn_number: int = 1  # counts turns across the game, from 1
+    history: tuple[tuple[int, ...], ...] = ()  # scores after each completed turn
+
+
+def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> State:
+    """Start a game with ``players`` in seat order; the first seat rolls first.
+
+    :raises InvalidAction: on a bad player list or option.
+    """
+    names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
+    options = dict(options or {})
+    unknown = set(options) - set(OPTIONS)
+    if unknown:
+        raise InvalidAction(f"Toss Up! has no option {sorted(unknown)[0]!r}.")
+    target = get_int({**OPTIONS, **options}, "target", low=1, high=10_000)
+    return State(players=names, scores=(0,) * len(names), target=target)
+
+
+def parse_action(data: Mapping[str, Any]) -> Action:
+    """Turn an action dict into a Roll or a Bank.
+
+    :raises InvalidAction: if the type is unknown or a count is not a whole number 0-10.
+    """
+    kind = get_type(data, ACTIONS)
+    if kind == "bank":
+        return Bank()
+    return Roll(*(get_int(data, colour, high=DICE) for colour in ("green", "yellow", "red")))
+
+
+def check(state: State, action: Action) -> None:
+    """Raise if ``action`` cannot be taken now; never changes anything.
+
+    :raises NotNow: the game is over, or a bank before the turn's first roll.
+    :raises IllegalAction: a roll whose dice count is not the dice in hand.
+    """
+    if state.over:
+        raise NotNow("The game is over; start a new one.")
+    if isinstance(action, Bank):
+        if state.rolls == 0:
+            raise NotNow(f"{state.players[state.current]} must roll before banking.")
+        return
+    if action.dice != state.dice_in_hand:
+        raise IllegalAction(
+            f"{state.players[state.current]} has {state.dice_in_hand} dice in hand, "
+            f"but that roll shows {action.dice}."
+        )
+
+
+def apply(state: State, action: Action) -> tuple[State, list[Event]]:
+    """Return the state after ``action``; assumes ``check(state, action)`` passed."""
+    who = state.players[state.current]
+    if isinstance(action, Bank):
+        total = state.scores[state.current] + state.points
+        scores = _with(state.scores, state.current, total)
+        events = [Event("bank", {"player": who, "points": state.points, "total": total})]
+        return _end_turn(replace(state, scores=scores), events)
+
+    if action.is_red_light:
+        events = [Event("red-light", {"player": who, "lost": state.points})]
+        return _end_turn(replace(state, last_roll=action), events)
+
+    events = [Event("roll", {"player": who, "green": action.green,
+                             "yellow": action.yellow, "red": action.red})]
+    if action.green == 0:
+        events.append(Event("all-yellow", {"player": who}))
+    left = state.dice_in_hand - action.green
+    if left == 0:
+        left = DICE
+        events.append(Event("all-green", {"player": who}))
+    state = replace(state, points=state.points + action.green, dice_in_hand=left,
+                    rolls=state.rolls + 1, last_roll=action)
+    return state, events
+
+
+def _end_turn(state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    """Pass the dice on, opening or closing the final round as the rules say."""
+    seat = state.current
+    final_turns = state.final_turns
+    final_round = state.final_round
+    if final_round:
+        final_turns = tuple(s for s in final_turns if s != seat)
+    elif state.scores[seat] > state.target:
+        final_round = True
+        n = len(state.players)
+        final_turns = tuple((seat + k) % n for k in range(1, n))
+        events.append(Event("final-round", {"player": state.players[seat],
+                                            "total": state.scores[seat]}))
+    over = final_round and not final_turns
+    nxt = final_turns[0] if final_round and final_turns else (seat + 1) % len(state.players)
+    state = replace(
+        state, current=nxt, points=0, dice_in_hand=DICE, rolls=0,
+        final_round=final_round, final_turns=final_turns, over=over,
+        turn_number=state.turn_number + 1, history=state.history + (state.scores,),
+    )
+    if over:
+        events.append(Event("game-over", {"winners": list(winners(state))}))
+    return state, events
+
+
+def winners(state: State) -> tuple[str, ...]:
+    """The names of the winners once the game is over, else ().
+
+    Order of decision: the game must be over; the highest total wins; equal highest
+    totals share the win (ruling). The highest total is always over the target, since
+    the final round only opens when someone passes it.
+    """
+    if not state.over:
+        return ()
+    best = max(state.scores)
+    return tuple(p for p, s in zip(state.players, state.scores) if s == best)
+
+
+def red_light_odds(dice: int) -> dict[str, float]:
+    """Chances for a roll of ``dice`` dice: red light, all yellow, and no green at all."""
+    no_green = 0.5**dice
+    all_yellow = (1 / 3) ** dice
+    return {"red_light": no_green - all_yellow, "all_yellow": all_yellow,
+            "no_green": no_green, "expected_greens": dice / 2}
+
+
+def public_state(state: State) -> dict[str, Any]:
+    """The JSON-ready view every phone sees."""
+    roll = state.last_roll
+    return {
+        "game": ID,
+        "players": [{"name": n, "score": s} for n, s in zip(state.players, state.scores)],
+        "current": None if state.over else state.current,
+        "over": state.over,
+        "winners": list(winners(state)),
+        "target": state.target,
+        "turn": {"points": state.points, "dice_in_hand": state.dice_in_hand,
+                 "rolls": state.rolls, "number": state.turn_number},
+        "last_roll": None if roll is None else
+        {"green": roll.green, "yellow": roll.yellow, "red": roll.red},
+        "final_round": state.final_round,
+        "final_turns": [state.players[s] for s in state.final_turns],
+        "odds": red_light_odds(state.dice_in_hand),
+        "history": [list(scores) for scores in state.history],
+    }
+
+
+def _with(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
+    return values[:index] + (value,) + values[index + 1:]

@@ -1,0 +1,216 @@
+"""The durable journal: every accepted action, in SQLite, committed before it is acknowledged.
+
+One database file per data folder. ``version`` is a single counter for the whole table
+(new game, action, undo each add one) stored in the same transaction as the change, so a
+restart reports exactly the version the phones last saw.
+
+Tables::
+
+    meta(key, value)                     version
+    games(id, game, players, options, started_at, ended_at, winners)
+    actions(id, game_id, data, at, undone_at)   data is the action dict as JSON
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from companion.errors import ActionError
+
+log = logging.getLogger(__name__)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    players TEXT NOT NULL,
+    options TEXT NOT NULL,
+    started_at REAL NOT NULL,
+    ended_at REAL,
+    winners TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    data TEXT NOT NULL,
+    at REAL NOT NULL,
+    undone_at REAL
+);
+CREATE INDEX IF NOT EXISTS actions_by_game ON actions(game_id, undone_at);
+"""
+
+
+class StorageError(ActionError):
+    """The journal cannot be written (disk full, read-only, ...); nothing was changed."""
+
+    status = 503
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game as journaled: what ``new_game`` was called with."""
+
+    id: int
+    game: str
+    players: list[str]
+    options: dict[str, Any]
+    started_at: float
+    ended_at: float | None
+    winners: list[str] | None
+
+
+class Journal:
+    """The SQLite journal in ``data_dir / "companion.db"`` (WAL, ``synchronous=FULL``).
+
+    Not thread-safe by itself: the session serialises calls under its lock.
+    """
+
+    FILENAME = "companion.db"
+
+    def __init__(self, data_dir: str | Path) -> None:
+        self.path = Path(data_dir) / self.FILENAME
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.moved_aside: Path | None = None
+        try:
+            self._db = self._open()
+        except sqlite3.DatabaseError as exc:
+            self.moved_aside = self._move_aside(str(exc))
+            self._db = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            status = db.execute("PRAGMA quick_check").fetchone()[0]
+            if status != "ok":
+                raise sqlite3.DatabaseError(f"quick_check: {status}")
+            db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _move_aside(self, reason: str) -> Path:
+        """Rename a damaged database (and its WAL files) so a fresh one can start."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        for suffix in ("", "-wal", "-shm"):
+            src = Path(str(self.path) + suffix)
+            if src.exists():
+                src.rename(Path(str(target) + suffix))
+        log.error("The journal %s was unreadable (%s); moved it to %s and started afresh.",
+                  self.path, reason, target)
+        return target
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- reading ---------------------------------------------------------------------
+
+    def version(self) -> int:
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+        return int(row[0]) if row else 0
+
+    def current_game(self) -> GameRecord | None:
+        """The latest game started, finished or not."""
+        row = self._db.execute("SELECT * FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        return None if row is None else _record(row)
+
+    def games(self) -> list[GameRecord]:
+        """Every game, oldest first."""
+        return [_record(r) for r in self._db.execute("SELECT * FROM games ORDER BY id")]
+
+    def actions(self, game_id: int) -> Iterator[tuple[int, dict[str, Any]]]:
+        """(action id, action dict) of a game's live actions, in order; undone ones skipped."""
+        rows = self._db.execute(
+            "SELECT id, data FROM actions WHERE game_id = ? AND undone_at IS NULL ORDER BY id",
+            (game_id,))
+        for action_id, data in rows:
+            yield action_id, json.loads(data)
+
+    # -- writing: each method is one transaction that also bumps the version ---------
+
+    def start_game(self, game: str, players: list[str], options: dict[str, Any],
+                   at: float) -> int:
+        with self._transaction():
+            cur = self._db.execute(
+                "INSERT INTO games (game, players, options, started_at) VALUES (?, ?, ?, ?)",
+                (game, json.dumps(players), json.dumps(options), at))
+            return int(cur.lastrowid or 0)
+
+    def append(self, game_id: int, data: dict[str, Any], at: float,
+               *, winners: list[str] | None = None) -> int:
+        """Journal one accepted action; ``winners`` marks the game finished with it."""
+        with self._transaction():
+            cur = self._db.execute("INSERT INTO actions (game_id, data, at) VALUES (?, ?, ?)",
+                                   (game_id, json.dumps(data), at))
+            self._set_result(game_id, winners, at)
+            return int(cur.lastrowid or 0)
+
+    def undo(self, action_id: int, game_id: int, at: float,
+             *, winners: list[str] | None = None) -> None:
+        """Mark an action undone; ``winners`` is the game's result after the undo."""
+        with self._transaction():
+            self._db.execute("UPDATE actions SET undone_at = ? WHERE id = ?", (at, action_id))
+            self._set_result(game_id, winners, at)
+
+    def _set_result(self, game_id: int, winners: list[str] | None, at: float) -> None:
+        if winners is None:
+            self._db.execute("UPDATE games SET ended_at = NULL, winners = NULL WHERE id = ?",
+                             (game_id,))
+        else:
+            self._db.execute("UPDATE games SET ended_at = ?, winners = ? WHERE id = ?",
+                             (at, json.dumps(winners), game_id))
+
+    def _transaction(self) -> "_Transaction":
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... version += 1 ... COMMIT, or ROLLBACK and StorageError."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise _storage_error(exc) from None
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        if exc_type is None:
+            try:
+                self.db.execute(
+                    "INSERT INTO meta (key, value) VALUES ('version', '1') "
+                    "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+                self.db.execute("COMMIT")
+                return
+            except sqlite3.Error as error:
+                exc_type, exc = type(error), error
+        if self.db.in_transaction:
+            self.db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise _storage_error(exc) from None
+
+
+def _storage_error(exc: sqlite3.Error) -> StorageError:
+    text = str(exc)
+    if "full" in text:
+        return StorageError("The companion's disk is full, so that was not saved. "
+                            "Free some space and try again.")
+    return StorageError(f"The companion could not save that ({text}); nothing was changed.")
+
+
+def _record(row: tuple[Any, ...]) -> GameRecord:
+    gid, game, players, options, started, ended, winners = row
+    return GameRecord(gid, game, json.loads(players), json.loads(options), started, ended,
+                      None if winners is None else json.loads(winners))

@@ -1,0 +1,223 @@
+"""A session: the table's one running game, its journal, undo, timers and change feed.
+
+The state is ``apply`` folded over the journal from ``new_game``; undo marks the last
+action undone and replays. Every change is committed to the journal before the new
+state is returned, and wakes everyone waiting in :meth:`Session.wait` (the SSE streams).
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from types import ModuleType
+from typing import Any, Callable, Mapping
+
+from companion.errors import ActionError, InvalidAction, NotNow
+from companion.games import find_game
+from companion.games.base import Event
+from companion.journal import Journal
+
+RECENT = 12  # actions listed in the state for the undo list
+
+
+class Session:
+    """Runs games over a :class:`Journal`; thread-safe (one lock around every change).
+
+    Parameters
+    ----------
+    journal : the durable store; the session resumes its latest game.
+    clock : wall-clock seconds since the epoch (stamped on actions as ``"at"``).
+    rng : randomness for games that roll virtual dice (stored in the action).
+    """
+
+    def __init__(self, journal: Journal, *, clock: Callable[[], float] = time.time,
+                 rng: random.Random | None = None) -> None:
+        self.journal = journal
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self._lock = threading.Condition(threading.RLock())
+        self._listeners: list[Callable[[dict[str, Any], list[Event]], None]] = []
+        self._extras: dict[str, Any] = {}
+        self._load()
+
+    # -- reading ---------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The whole public state of the table, ``version`` included."""
+        with self._lock:
+            return self._public
+
+    def wait(self, after_version: int, timeout: float) -> dict[str, Any] | None:
+        """Block until the version passes ``after_version``; the new state, or None on timeout."""
+        with self._lock:
+            self._lock.wait_for(lambda: self._public["version"] > after_version, timeout)
+            state = self._public
+        return state if state["version"] > after_version else None
+
+    @property
+    def game(self) -> ModuleType | None:
+        """The rules module of the current game, or None before the first game."""
+        return self._module
+
+    @property
+    def raw_state(self) -> Any:
+        """The current game's State value (for links that need more than the public view)."""
+        return self._state
+
+    def add_listener(self, listener: Callable[[dict[str, Any], list[Event]], None]) -> None:
+        """Call ``listener(state, events)`` after every change (LEDs, buzzer); never raises."""
+        self._listeners.append(listener)
+
+    # -- changes ---------------------------------------------------------------------
+
+    def start(self, game_id: Any, players: Any, options: Any = None) -> dict[str, Any]:
+        """Start a new game (the previous one stays in the history).
+
+        :raises ActionError: unknown game, bad players or options.
+        """
+        module = find_game(game_id)
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise InvalidAction("Options must be a JSON object.")
+        state = module.new_game(players, options)
+        names = [p["name"] for p in module.public_state(state)["players"]]
+        with self._lock:
+            game_id_db = self.journal.start_game(module.ID, names, options, self.clock())
+            self._record = self.journal.current_game()
+            self._set(module, game_id_db, state, [], [], [Event("new-game", {"game": module.ID})])
+            return self._public
+
+    def act(self, data: Any) -> dict[str, Any]:
+        """Check, journal and apply one action dict; return the new public state.
+
+        :raises ActionError: malformed (400), against the rules (400) or not now (409);
+            nothing changes then.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidAction("An action must be a JSON object.")
+        with self._lock:
+            module, state = self._require_game()
+            data = {k: v for k, v in data.items() if k != "at"}
+            prepare = getattr(module, "prepare", None)
+            if prepare is not None:
+                data = prepare(state, data, self.rng)
+            data["at"] = self.clock()
+            return self._commit(module, state, data)
+
+    def undo(self) -> dict[str, Any]:
+        """Undo the last action of the current game.
+
+        :raises NotNow: nothing to undo.
+        """
+        with self._lock:
+            self._require_game()
+            if not self._action_ids:
+                raise NotNow("There is nothing to undo.")
+            module, game_id_db = self._module, self._game_id
+            state, ids, recent, _ = self._replay_game(module, self._record, skip_last=True)
+            self.journal.undo(self._action_ids[-1], game_id_db, self.clock(),
+                              winners=_result(module, state))
+            self._set(module, game_id_db, state, ids, recent, [Event("undo")])
+            return self._public
+
+    def tick(self) -> dict[str, Any] | None:
+        """Apply a ``timeout`` action if the current game's deadline has passed."""
+        with self._lock:
+            if self._module is None or self._state is None:
+                return None
+            deadline_fn = getattr(self._module, "deadline", None)
+            due = deadline_fn(self._state) if deadline_fn else None
+            if due is None or self.clock() < due:
+                return None
+            return self._commit(self._module, self._state, {"type": "timeout", "at": due})
+
+    def set_extra(self, key: str, value: Any) -> None:
+        """Attach non-journaled live information (camera status) to the public state.
+
+        Extras ride along with the next state sent; they do not change ``version``.
+        """
+        with self._lock:
+            self._extras[key] = value
+            self._public = {**self._public, key: value}
+
+    # -- internals -------------------------------------------------------------------
+
+    def _require_game(self) -> tuple[ModuleType, Any]:
+        if self._module is None or self._state is None:
+            raise NotNow("No game is running; start one first.")
+        return self._module, self._state
+
+    def _commit(self, module: ModuleType, state: Any, data: dict[str, Any]) -> dict[str, Any]:
+        action = module.parse_action(data)
+        module.check(state, action)
+        new_state, events = module.apply(state, action)
+        action_id = self.journal.append(self._game_id, data, data["at"],
+                                        winners=_result(module, new_state))
+        self._set(module, self._game_id, new_state, [*self._action_ids, action_id],
+                  [*self._recent, data][-RECENT:], events)
+        return self._public
+
+    def _load(self) -> None:
+        self._module: ModuleType | None = None
+        self._state: Any = None
+        self._game_id = 0
+        self._action_ids: list[int] = []
+        self._recent: list[dict[str, Any]] = []
+        self._record = self.journal.current_game()
+        if self._record is not None:
+            module = find_game(self._record.game)
+            state, ids, recent, _ = self._replay_game(module, self._record)
+            self._module, self._state, self._game_id = module, state, self._record.id
+            self._action_ids, self._recent = ids, recent
+        # Events are the cues of the change that made this version; a restart is not a
+        # change, so phones that reconnect play no sound.
+        self._public = self._build_public([])
+
+    def _replay_game(self, module: ModuleType, record: Any, *, skip_last: bool = False
+                     ) -> tuple[Any, list[int], list[dict[str, Any]], list[Event]]:
+        """Fold ``apply`` over the journal: (state, action ids, recent actions, last events)."""
+        state = module.new_game(record.players, record.options)
+        entries = list(self.journal.actions(record.id))
+        if skip_last:
+            entries = entries[:-1]
+        events: list[Event] = []
+        for _, data in entries:
+            action = module.parse_action(data)
+            state, events = module.apply(state, action)
+        recent = [data for _, data in entries[-RECENT:]]
+        return state, [i for i, _ in entries], recent, events
+
+    def _set(self, module: ModuleType, game_id: int, state: Any, ids: list[int],
+             recent: list[dict[str, Any]], events: list[Event]) -> None:
+        self._module, self._game_id, self._state = module, game_id, state
+        self._action_ids, self._recent = ids, recent
+        self._public = self._build_public(events)
+        self._lock.notify_all()
+        for listener in self._listeners:
+            try:
+                listener(self._public, events)
+            except Exception:  # a broken LED must never refuse an action
+                pass
+
+    def _build_public(self, events: list[Event]) -> dict[str, Any]:
+        if self._module is None:
+            base: dict[str, Any] = {"game": None, "players": [], "current": None,
+                                    "over": False, "winners": []}
+        else:
+            base = self._module.public_state(self._state)
+            base["name"] = self._module.NAME
+        base["version"] = self.journal.version()
+        base["events"] = [{"kind": e.kind, **dict(e.data)} for e in events]
+        base["recent"] = [dict(d) for d in self._recent]
+        return {**base, **self._extras}
+
+
+def _result(module: ModuleType, state: Any) -> list[str] | None:
+    """The winners to journal with a change: a list once the game is over, else None."""
+    public = module.public_state(state)
+    return list(public["winners"]) if public["over"] else None
+
+
+__all__ = ["ActionError", "Session"]

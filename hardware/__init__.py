@@ -1,0 +1,1 @@
+"""hardware: cameras as BGR frames, buttons as queued events."""

@@ -1,0 +1,1 @@
+"""vision: pure functions from a BGR frame to typed readings (dice, cards)."""
