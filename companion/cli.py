@@ -50,6 +50,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     ev = sub.add_parser("eval", help="score the recognizer on a recorded-image suite")
     ev.add_argument("suite", metavar="SUITE_DIR")
+
+    inst = sub.add_parser("install-service",
+                          help="write a systemd unit and an Avahi file to start at boot")
+    inst.add_argument("--dest", required=True, metavar="DIR",
+                      help="folder to write companion.service and companion.avahi.service")
+    inst.add_argument("--port", type=int, default=8000)
+    inst.add_argument("--camera", default="auto")
+    inst.add_argument("--data-dir", default=None)
     return parser
 
 
@@ -70,6 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return detect_cards(args.images, args.deck, out=sys.stdout)
         if args.command == "eval":
             return _eval(Path(args.suite))
+        if args.command == "install-service":
+            return _install_service(args)
     except KeyboardInterrupt:
         return 130
     return 2
@@ -91,6 +101,31 @@ def _eval(suite: Path) -> int:
         print(f"companion eval: unknown suite kind {kind!r} (dice or cards)", file=sys.stderr)
         return 2
     return evaluate(suite, labels, out=sys.stdout)
+
+
+def _install_service(args: argparse.Namespace) -> int:
+    """Write the start-at-boot files into ``--dest`` and say how to enable them."""
+    import getpass
+    import shutil
+
+    from hardware.service import ServiceSettings, enable_instructions, write_service_files
+
+    program = shutil.which("companion") or str(Path(sys.argv[0]).resolve())
+    command = [program, "serve", "--camera", args.camera, "--port", str(args.port)]
+    if args.data_dir:
+        command += ["--data-dir", str(Path(args.data_dir).resolve())]
+    try:
+        settings = ServiceSettings(command=command, user=getpass.getuser(),
+                                   working_dir=Path.cwd(), port=args.port)
+        unit, avahi = write_service_files(Path(args.dest), settings)
+    except ValueError as exc:
+        print(f"companion install-service: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"companion install-service: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(enable_instructions(unit, avahi))
+    return 0
 
 
 if __name__ == "__main__":
