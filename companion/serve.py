@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import secrets
 import signal
 import socket
 import sys
@@ -37,25 +36,6 @@ def data_dir(args: argparse.Namespace) -> Path:
     return Path(base) / "companion"
 
 
-def host_pin(args: argparse.Namespace, folder: Path) -> str:
-    """The host PIN: --pin, else $COMPANION_PIN, else one made once and kept in the folder."""
-    pin = args.pin or os.environ.get("COMPANION_PIN")
-    if pin:
-        return str(pin)
-    path = folder / "pin.txt"
-    try:
-        return path.read_text(encoding="utf-8").strip() or _new_pin(path)
-    except FileNotFoundError:
-        return _new_pin(path)
-
-
-def _new_pin(path: Path) -> str:
-    pin = f"{secrets.randbelow(10_000):04d}"
-    path.write_text(pin + "\n", encoding="utf-8")
-    path.chmod(0o600)
-    return pin
-
-
 def lan_address() -> str:
     """This machine's address on the local network, for phones (by IP, not a .local name).
 
@@ -77,7 +57,6 @@ def serve(args: argparse.Namespace) -> int:
     folder = data_dir(args)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        pin = host_pin(args, folder)
         journal = Journal(folder)
     except OSError as exc:
         print(f"companion serve: cannot use the data folder {folder}: {exc.strerror or exc}",
@@ -103,7 +82,15 @@ def serve(args: argparse.Namespace) -> int:
                             session.set_extra("camera", status))
     buttons = _open_buttons(session)
 
-    app = create_app({"DATA_DIR": str(folder), "PIN": pin}, session=session)
+    config: dict[str, Any] = {"DATA_DIR": str(folder)}
+    if args.pin:  # else $COMPANION_PIN, else one made once and kept in the data folder
+        config["PIN"] = args.pin
+    try:
+        app = create_app(config, session=session)
+    except ValueError as exc:
+        print(f"companion serve: {exc}", file=sys.stderr)
+        return 2
+    pin = str(app.config["PIN"])
     host = args.host or "0.0.0.0"
     port = DEFAULT_PORT if args.port is None else args.port
     try:
@@ -164,9 +151,10 @@ def _announce(port: int, host: str, pin: str, folder: Path, camera: str) -> None
 
 def _tick(session: Session, stop: threading.Event) -> None:
     """Fire game timers (``Session.tick``) a few times a second."""
-    while not stop.wait(0.2):
+    while not stop.wait(0.1):
         try:
-            session.tick()
+            while session.tick() is not None:
+                pass
         except Exception:  # a broken timer must not stop the table
             log.exception("timer tick failed")
 

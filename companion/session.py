@@ -39,6 +39,7 @@ class Session:
         self._lock = threading.Condition(threading.RLock())
         self._listeners: list[Callable[[dict[str, Any], list[Event]], None]] = []
         self._extras: dict[str, Any] = {}
+        self._extras_seq = 0
         self._load()
 
     # -- reading ---------------------------------------------------------------------
@@ -123,7 +124,12 @@ class Session:
             return self._public
 
     def tick(self) -> dict[str, Any] | None:
-        """Apply a ``timeout`` action if the current game's deadline has passed."""
+        """Apply a ``timeout`` action if the current game's deadline has passed.
+
+        Returns the new state, or None when nothing was due (or the game refused the
+        timeout). Call it until it returns None: after a restart several deadlines may
+        have passed, each next timer starting at the previous deadline.
+        """
         with self._lock:
             if self._module is None or self._state is None:
                 return None
@@ -131,16 +137,41 @@ class Session:
             due = deadline_fn(self._state) if deadline_fn else None
             if due is None or self.clock() < due:
                 return None
-            return self._commit(self._module, self._state, {"type": "timeout", "at": due})
+            try:
+                return self._commit(self._module, self._state, {"type": "timeout", "at": due})
+            except ActionError:
+                return None
 
     def set_extra(self, key: str, value: Any) -> None:
-        """Attach non-journaled live information (camera status) to the public state.
+        """Attach live information that is not journaled (camera status, what it saw).
 
-        Extras ride along with the next state sent; they do not change ``version``.
+        Extras appear in the public state under ``key`` but do not change ``version``
+        (a restart forgets them); :meth:`wait_extras` wakes on every change of them.
         """
         with self._lock:
+            if self._extras.get(key) == value:
+                return
             self._extras[key] = value
+            self._extras_seq += 1
             self._public = {**self._public, key: value}
+            self._lock.notify_all()
+
+    def extras(self) -> tuple[int, dict[str, Any]]:
+        """(sequence number, the live extras); the number grows with every change."""
+        with self._lock:
+            return self._extras_seq, dict(self._extras)
+
+    def wait_any(self, version: int, extras_seq: int, timeout: float
+                 ) -> tuple[dict[str, Any], int]:
+        """Block until the version passes ``version`` or the extras pass ``extras_seq``.
+
+        Returns (the public state, the extras sequence number) either way; compare them
+        with what you had to see which changed (nothing, on a timeout).
+        """
+        with self._lock:
+            self._lock.wait_for(lambda: self._public["version"] > version
+                                or self._extras_seq > extras_seq, timeout)
+            return self._public, self._extras_seq
 
     # -- internals -------------------------------------------------------------------
 

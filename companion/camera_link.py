@@ -1,0 +1,93 @@
+"""The camera's word in the game: settled dice readings become offered (or applied) rolls.
+
+The recognition loop hands each *settled* reading here (one per roll). During Toss Up!,
+a reading whose dice count equals the dice in hand becomes an offer the host confirms
+with one tap or the confirm button (or, in auto mode, a roll applied at once); a count
+that does not match says so ("I see 7 dice, 8 expected") and applies nothing. What the
+camera saw rides along in the public state under ``"camera"`` for every phone.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from companion.errors import NotNow
+from companion.session import Session
+from vision.results import DiceReading
+
+
+class DiceLink:
+    """Turns settled dice readings into Toss Up! roll offers for one session.
+
+    Parameters
+    ----------
+    session : the table's session.
+    auto : apply a matching reading at once instead of waiting for a confirmation.
+    """
+
+    def __init__(self, session: Session, *, auto: bool = False) -> None:
+        self.session = session
+        self.auto = auto
+        self._lock = threading.Lock()
+        self._offer: dict[str, Any] | None = None
+        self._offer_version = -1
+        self._view: dict[str, Any] = {"seen": None, "offer": None, "message": None}
+
+    def view(self) -> dict[str, Any]:
+        """What the camera saw and offers, JSON-ready."""
+        with self._lock:
+            return dict(self._view)
+
+    def on_reading(self, reading: DiceReading | None) -> None:
+        """Take one settled reading (None: the vote was unsure) and publish what follows."""
+        state = self.session.state()
+        with self._lock:
+            offer, message = _offer_for(state, reading)
+            self._offer = offer
+            self._offer_version = state["version"]
+            self._view = {
+                "seen": None if reading is None else reading.to_dict(),
+                "offer": offer,
+                "message": message,
+            }
+        self.session.set_extra("dice", self.view())
+        if offer is not None and self.auto:
+            try:
+                self.confirm()
+            except NotNow:
+                pass
+
+    def confirm(self) -> dict[str, Any]:
+        """Apply the offered roll; the new public state.
+
+        :raises NotNow: nothing is offered, or the game moved on since the offer.
+        """
+        with self._lock:
+            offer, made_at = self._offer, self._offer_version
+            self._offer = None
+            self._view = {**self._view, "offer": None}
+        if offer is None:
+            raise NotNow("The camera has no roll to confirm.")
+        if self.session.state()["version"] != made_at:
+            self.session.set_extra("dice", self.view())
+            raise NotNow("The game moved on since the camera read those dice; roll again.")
+        self.session.act(offer)
+        self.session.set_extra("dice", self.view())
+        return self.session.state()
+
+
+def _offer_for(state: dict[str, Any], reading: DiceReading | None
+               ) -> tuple[dict[str, Any] | None, str | None]:
+    """(the roll to offer or None, a sentence for the players or None)."""
+    if state.get("game") != "toss-up" or state.get("over"):
+        return None, None
+    if reading is None:
+        return None, "The camera is not sure what the dice show; roll again or enter it."
+    expected = state["turn"]["dice_in_hand"]
+    seen = reading.green + reading.yellow + reading.red
+    if seen != expected:
+        return None, f"I see {seen} dice, {expected} expected."
+    roll = {"type": "roll", "green": reading.green, "yellow": reading.yellow,
+            "red": reading.red}
+    return roll, None

@@ -1,0 +1,332 @@
+"""Toss Your Cookies: roll, pass and toss cookie cards until someone shouts "Snickerdoodle!".
+
+Rules digest: ``shared/rules/toss-your-cookies.md``. The companion does not track the
+cards; it runs the table: the setup helper, the rolls (typed from the real dice, or a
+virtual roll whose faces ``prepare`` stores in the action), the Toss countdown every
+phone calls out together ("One, two, three, Toss!"), the scramble timer, and the tally
+of rounds won toward a majority of the agreed number.
+
+Flow: the roller (``current``) rolls. Swap and Pass rolls are done by hand and the dice
+go left at once. A Toss roll (or the ``toss`` button) starts the countdown; when it runs
+out the session applies ``timeout`` and the scramble timer starts; when that runs out
+(another ``timeout``, or ``skip``) the dice go left. A Snickerdoodle claim is taken at
+any moment and ends the round.
+
+Actions (JSON; the session adds ``"at"``)::
+
+    {"type": "roll", "action": "toss", "number": 2}     (omit faces for a virtual roll)
+    {"type": "toss"} {"type": "pause"} {"type": "resume"} {"type": "skip"}
+    {"type": "next"} {"type": "toggle"}                 (the GPIO buttons)
+    {"type": "add_time", "seconds": 5} {"type": "timeout"}
+    {"type": "snickerdoodle", "player": 2, "hand": ["fortune", "fortune", "wild", ...]}
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from companion import timers
+from companion.errors import InvalidAction, NotNow
+from companion.games import toss_your_cookies_rules as rules
+from companion.games.base import ActionDoc, Event, check_players, get_int, get_type
+from companion.games.toss_your_cookies_rules import COOKIES, Claim, Roll, TimerAction
+
+ID = "toss-your-cookies"
+NAME = "Toss Your Cookies"
+MIN_PLAYERS = 3
+MAX_PLAYERS = 8
+#: Option name -> default. ``rounds``: the agreed number (first to a majority of it wins);
+#: ``countdown_seconds``: from a Toss roll to "Toss!" (the last 3 are "One, two, three");
+#: ``scramble_seconds``: the grab after "Toss!" (0: until ``skip``); ``cookies``: the
+#: cookie ids in play, one set per player (default: the first ones of CARDS).
+OPTIONS: dict[str, Any] = {"rounds": 3, "countdown_seconds": 5, "scramble_seconds": 10,
+                           "cookies": None}
+#: GPIO button -> action (``companion/controls.py``).
+BUTTONS: dict[str, dict[str, Any]] = {"next": {"type": "next"}, "timer": {"type": "toggle"}}
+#: Card id -> display name: the 8 cookies, then the specials.
+CARDS: dict[str, str] = {**COOKIES, "wild": "Wild Card", "half-eaten": "Half-Eaten Cookie",
+                         "milk": "Milk"}
+
+ACTIONS: dict[str, ActionDoc] = {
+    "roll": ActionDoc(
+        "Record the roller's dice; leave the faces out for a virtual roll.",
+        {"action": {"type": "string", "enum": list(rules.ACTION_FACES)},
+         "number": {"oneOf": [{"type": "integer", "enum": [1, 2, 3]},
+                              {"type": "string", "enum": ["all", "milk"]}]}},
+        {"type": "roll", "action": "toss", "number": 2}),
+    "toss": ActionDoc("Start the Toss countdown now (the button; counts as the roll).",
+                      {}, {"type": "toss"}),
+    "next": ActionDoc("The next button: start the Toss countdown, call Toss! now, or end "
+                      "the scramble, whichever comes next.", {}, {"type": "next"}),
+    "toggle": ActionDoc("The timer button: pause the running timer, or resume it.",
+                        {}, {"type": "toggle"}),
+    "pause": ActionDoc("Pause the countdown or scramble timer.", {}, {"type": "pause"}),
+    "resume": ActionDoc("Resume the paused timer.", {}, {"type": "resume"}),
+    "add_time": ActionDoc("Give the running countdown or scramble more seconds.",
+                          {"seconds": {"type": "number", "exclusiveMinimum": 0,
+                                       "maximum": 120}},
+                          {"type": "add_time", "seconds": 5}, required=("seconds",)),
+    "skip": ActionDoc("End the countdown (Toss now!) or the scramble at once.",
+                      {}, {"type": "skip"}),
+    "timeout": ActionDoc("Sent by the session when the countdown or scramble runs out.",
+                         {}, {"type": "timeout"}),
+    "snickerdoodle": ActionDoc(
+        "A player claims the round: five of one cookie (wilds count) plus the milk. "
+        "With a hand (card ids) it is checked; without, the table vouches.",
+        {"player": {"type": "integer", "minimum": 0, "description": "seat index"},
+         "hand": {"type": "array", "items": {"type": "string", "enum": list(CARDS)}}},
+        {"type": "snickerdoodle", "player": 0,
+         "hand": ["fortune", "fortune", "fortune", "wild", "fortune", "milk", "half-eaten"]},
+        required=("player",)),
+}
+
+
+@dataclass(frozen=True)
+class State:
+    """The whole table. ``wins`` (rounds won) follow seat order; ``roller`` is a seat."""
+
+    players: tuple[str, ...]
+    wins: tuple[int, ...]
+    cookies: tuple[str, ...]
+    rounds: int = 3
+    countdown_seconds: float = 5.0
+    scramble_seconds: float = 10.0
+    round: int = 1
+    starter: int = 0  # seat that rolled first this round
+    roller: int = 0  # seat to roll next (or rolling: the Toss under way)
+    rolled_by: int = 0  # seat that made ``last_roll``
+    phase: str = "roll"  # "roll", "countdown" or "scramble"
+    timer: timers.Timer | None = None
+    last_roll: Roll | None = None
+    over: bool = False
+    history: tuple[tuple[int, ...], ...] = ()  # wins after each round
+
+    @property
+    def wins_needed(self) -> int:
+        """A majority of the agreed number of rounds."""
+        return self.rounds // 2 + 1
+
+
+Action = Roll | TimerAction | Claim
+
+
+def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> State:
+    """Start round 1; the first seat rolls first.
+
+    :raises InvalidAction: on a bad player list or option.
+    """
+    names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
+    options = dict(options or {})
+    unknown = set(options) - set(OPTIONS)
+    if unknown:
+        raise InvalidAction(f"Toss Your Cookies has no option {sorted(unknown)[0]!r}.")
+    merged = {**OPTIONS, **options}
+    rounds = get_int(merged, "rounds", low=1, high=15)
+    countdown = timers.parse_seconds(merged, "countdown_seconds", low=2.999, high=30)
+    scramble = 0.0 if merged["scramble_seconds"] == 0 else timers.parse_seconds(
+        merged, "scramble_seconds", high=120)
+    cookies = rules.parse_cookies(merged["cookies"], len(names))
+    return State(players=names, wins=(0,) * len(names), cookies=cookies, rounds=rounds,
+                 countdown_seconds=countdown, scramble_seconds=scramble)
+
+
+def prepare(state: State, data: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Fill a virtual roll's missing faces from ``rng``, so the journal stores them.
+
+    Any other action dict comes back as a plain copy. Called by the session before
+    journaling; ``parse_action`` then sees an ordinary roll (marked ``"virtual": true``).
+    """
+    out = dict(data) if isinstance(data, Mapping) else data
+    if isinstance(out, dict) and out.get("type") == "roll":
+        if "action" not in out or "number" not in out:
+            out["virtual"] = True
+        if "action" not in out:
+            out["action"] = rng.choice(rules.ACTION_FACES)
+        if "number" not in out:
+            out["number"] = rng.choice(rules.NUMBER_FACES)
+    return out
+
+
+def parse_action(data: Mapping[str, Any]) -> Action:
+    """Turn an action dict into an action value.
+
+    :raises InvalidAction: unknown type, unknown die face or card, missing ``at``.
+    """
+    kind = get_type(data, ACTIONS)
+    if kind == "snickerdoodle":
+        return rules.parse_claim(data, CARDS)
+    at = timers.parse_at(data)
+    if kind == "roll":
+        return rules.parse_roll(data, at)
+    seconds = timers.parse_seconds(data, "seconds", high=120) if kind == "add_time" else 0.0
+    return TimerAction("start" if kind == "resume" else kind, at, seconds)
+
+
+def check(state: State, action: Action) -> None:
+    """Raise if ``action`` cannot be taken now; never changes anything.
+
+    :raises NotNow: game over, a roll during a Toss, no timer in that state.
+    :raises IllegalAction: a claimed hand that is not five of one cookie plus the milk.
+    :raises InvalidAction: a seat that does not exist.
+    """
+    if state.over:
+        raise NotNow("The game is over; start a new one.")
+    if isinstance(action, Claim):
+        if action.player >= len(state.players):
+            raise InvalidAction(f"There is no seat {action.player}; seats are 0 to "
+                                f"{len(state.players) - 1}.")
+        if action.hand is not None:
+            rules.winning_cookie(action.hand, state.cookies, len(state.players))
+        return
+    if isinstance(action, TimerAction):
+        action = _resolve(state, action)
+    if isinstance(action, Roll) or action.kind == "toss":
+        if state.phase != "roll":
+            raise NotNow(f"Finish the Toss first: the {state.phase} is on.")
+        return
+    rules.check_timer(state.timer, state.phase, action)
+
+
+def apply(state: State, action: Action) -> tuple[State, list[Event]]:
+    """Return the state after ``action``; assumes ``check(state, action)`` passed."""
+    if isinstance(action, Claim):
+        return _claim(state, action)
+    who = state.players[state.roller]
+    if isinstance(action, Roll):
+        events = [Event("roll", {"player": who, "action": action.action,
+                                 "number": action.number, "virtual": action.virtual,
+                                 "text": rules.roll_text(action, who)})]
+        state = replace(state, last_roll=action, rolled_by=state.roller)
+        if action.action != "toss":
+            return _pass_dice(state), events
+        return _countdown(state, action.at, events)
+    action = _resolve(state, action)
+    kind, at, timer = action.kind, action.at, state.timer
+    if kind == "toss":
+        roll = Roll("toss", None, at)
+        events = [Event("roll", {"player": who, "action": "toss", "number": None,
+                                 "virtual": False, "text": rules.roll_text(roll, who)})]
+        return _countdown(replace(state, last_roll=roll, rolled_by=state.roller), at, events)
+    if kind in ("timeout", "skip"):
+        if state.phase == "countdown":
+            return _scramble(state, at)
+        return _pass_dice(replace(state, timer=None)), [Event("scramble-over", {
+            "text": "Anyone with fewer than 7 cards picks freely from whoever has more."})]
+    assert timer is not None
+    if kind == "pause":
+        new = timers.pause(timer, at)
+    elif kind == "start":
+        new = timers.start(timer, at)
+    else:
+        new = timers.add_time(timer, action.seconds, at)
+    event = Event("timer", {"op": kind, "phase": state.phase, "deadline": new.deadline,
+                            "remaining_at_pause": None if new.running else new.left})
+    return replace(state, timer=new), [event]
+
+
+def _resolve(state: State, action: TimerAction) -> TimerAction:
+    """What the buttons mean now: ``next`` is toss or skip, ``toggle`` is pause or start."""
+    if action.kind == "next":
+        return replace(action, kind="toss" if state.phase == "roll" else "skip")
+    if action.kind == "toggle":
+        running = state.timer is not None and state.timer.running
+        return replace(action, kind="pause" if running else "start")
+    return action
+
+
+def _countdown(state: State, at: float, events: list[Event]) -> tuple[State, list[Event]]:
+    timer = timers.start(timers.new_timer(state.countdown_seconds), at)
+    toss_at = at + state.countdown_seconds
+    events.append(Event("countdown", {"deadline": toss_at,
+                                      "calls": rules.countdown_calls(toss_at)}))
+    return replace(state, phase="countdown", timer=timer), events
+
+
+def _scramble(state: State, at: float) -> tuple[State, list[Event]]:
+    timer = None
+    if state.scramble_seconds > 0:
+        timer = timers.start(timers.new_timer(state.scramble_seconds), at)
+    event = Event("toss", {"at": at, "deadline": None if timer is None else timer.deadline})
+    return replace(state, phase="scramble", timer=timer), [event]
+
+
+def _pass_dice(state: State) -> State:
+    return replace(state, phase="roll", timer=None,
+                   roller=(state.roller + 1) % len(state.players))
+
+
+def _claim(state: State, action: Claim) -> tuple[State, list[Event]]:
+    cookie = None
+    if action.hand is not None:
+        cookie = rules.winning_cookie(action.hand, state.cookies, len(state.players))
+    wins = list(state.wins)
+    wins[action.player] += 1
+    n = len(state.players)
+    over = wins[action.player] >= state.wins_needed
+    who = state.players[action.player]
+    events = [Event("snickerdoodle", {"player": who, "cookie": cookie,
+                                      "checked": action.hand is not None,
+                                      "round": state.round, "wins": wins[action.player]})]
+    state = replace(state, wins=tuple(wins), history=state.history + (tuple(wins),),
+                    timer=None, over=over, last_roll=None, phase="roll")
+    if over:
+        return state, events + [Event("game-over", {"winners": list(winners(state))})]
+    starter = (state.starter + 1) % n
+    state = replace(state, round=state.round + 1, starter=starter, roller=starter)
+    return state, events + [Event("round", {"round": state.round,
+                                            "roller": state.players[starter]})]
+
+
+def deadline(state: State) -> float | None:
+    """Epoch second the countdown or scramble runs out, or None (the session's timeout)."""
+    if state.over or state.timer is None:
+        return None
+    return state.timer.deadline
+
+
+def winners(state: State) -> tuple[str, ...]:
+    """The names of the winners once the game is over, else ().
+
+    Order of decision: the game must be over, which happens the moment one player's
+    rounds won reach a majority of the agreed number (``rounds // 2 + 1``). Each round
+    has exactly one winner, so no tie can arise. Ruling: if the agreed rounds are played
+    without anyone reaching that majority (3 players winning one each), play goes on.
+    """
+    if not state.over:
+        return ()
+    return tuple(p for p, w in zip(state.players, state.wins) if w >= state.wins_needed)
+
+
+def public_state(state: State) -> dict[str, Any]:
+    """The JSON-ready view every phone sees; timers as absolute epoch deadlines."""
+    timer = state.timer
+    calls = None
+    if state.phase == "countdown" and timer is not None and timer.running:
+        calls = rules.countdown_calls(timer.deadline)  # type: ignore[arg-type]
+    roll = state.last_roll
+    return {
+        "game": ID,
+        "players": [{"name": n, "score": w} for n, w in zip(state.players, state.wins)],
+        "current": state.roller if state.phase == "roll" and not state.over else None,
+        "over": state.over,
+        "winners": list(winners(state)),
+        "round": state.round,
+        "rounds": state.rounds,
+        "wins_needed": state.wins_needed,
+        "phase": state.phase,
+        "roller": state.roller,
+        "starter": state.starter,
+        "last_roll": None if roll is None else {
+            "action": roll.action, "number": roll.number, "virtual": roll.virtual,
+            "milk": roll.number == "milk",
+            "by": state.rolled_by,
+            "text": rules.roll_text(roll, state.players[state.rolled_by])},
+        "timer": timers.timer_json(timer),
+        "calls": calls,
+        "setup": rules.setup(state.cookies, len(state.players), CARDS),
+        "countdown_seconds": state.countdown_seconds,
+        "scramble_seconds": state.scramble_seconds,
+        "history": [list(w) for w in state.history],
+    }

@@ -1,0 +1,199 @@
+"""Toss Your Cookies: the deck, the dice, the winning hand, and what each roll asks.
+
+Pure helpers behind ``toss_your_cookies.py``. The eight cookies are named as in Tom
+Vasel's review of the Gamewright edition (BoardGameGeek thread 189121); a learned deck
+uses these ids. The digest does not give the dice's face layout, so the virtual dice
+show each distinct face with equal chance.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from companion import timers
+from companion.errors import IllegalAction, InvalidAction, NotNow
+from companion.games.base import get_int
+
+#: Cookie id -> display name, in the order sets are taken by default.
+COOKIES: dict[str, str] = {
+    "chocolate-chip": "Chocolate Chip Cookie", "iced-sugar": "Iced Sugar Cookie",
+    "gingerbread": "Gingerbread Man", "fortune": "Fortune Cookie",
+    "sandwich": "Sandwich Cookie", "macadamia": "Macadamia Nut Cookie",
+    "fudge-swirl": "Fudge Swirl Cookie", "fruit-center": "Fruit Center Cookie",
+}
+SET_SIZE = 6
+HAND = 7
+#: Players -> wild cards and half-eaten cookies, so that wild + half-eaten = players - 1.
+WILD = {3: 1, 4: 2, 5: 2, 6: 3, 7: 3, 8: 3}
+HALF_EATEN = {3: 1, 4: 1, 5: 2, 6: 2, 7: 3, 8: 4}
+ACTION_FACES = ("swap", "pass-left", "pass-right", "toss")
+NUMBER_FACES = ("1", "2", "3", "all", "milk")
+CALLS = ("One", "Two", "Three", "Toss!")
+
+
+@dataclass(frozen=True)
+class Roll:
+    """The two dice: ``action`` one of ACTION_FACES, ``number`` one of NUMBER_FACES.
+
+    ``number`` is None when the ``toss`` button started a Toss without entering dice.
+    """
+
+    action: str
+    number: str | None
+    at: float
+    virtual: bool = False
+
+
+@dataclass(frozen=True)
+class TimerAction:
+    """``toss``, ``start`` (resume), ``pause``, ``add_time``, ``skip`` or ``timeout``."""
+
+    kind: str
+    at: float
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Claim:
+    """"Snickerdoodle!" by ``player``, with the hand shown (card ids) or None."""
+
+    player: int
+    hand: tuple[str, ...] | None = None
+
+
+def parse_cookies(value: Any, players: int) -> tuple[str, ...]:
+    """The cookie sets in play: one per player, default the first of COOKIES."""
+    if value is None:
+        return tuple(COOKIES)[:players]
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise InvalidAction("'cookies' must list the cookie ids in play.")
+    for cookie in value:
+        if cookie not in COOKIES:
+            raise InvalidAction(f"There is no cookie {cookie!r}; the cookies are "
+                                f"{', '.join(COOKIES)}.")
+    if len(set(value)) != len(value) or len(value) != players:
+        raise InvalidAction(f"Choose {players} different cookies, one set per player.")
+    return tuple(value)
+
+
+def parse_roll(data: Mapping[str, Any], at: float) -> Roll:
+    """A roll dict with both faces (``number`` 1-3 as integer or text, "all", "milk")."""
+    action, number = data.get("action"), data.get("number")
+    if action not in ACTION_FACES:
+        raise InvalidAction(f"The action die shows {', '.join(ACTION_FACES)}, not {action!r}.")
+    if isinstance(number, int) and not isinstance(number, bool):
+        number = str(number)
+    if number not in NUMBER_FACES:
+        raise InvalidAction(f"The number die shows 1, 2, 3, all or milk, not {number!r}.")
+    virtual = data.get("virtual", False)
+    if not isinstance(virtual, bool):
+        raise InvalidAction("'virtual' must be true or false.")
+    return Roll(action, number, at, virtual)
+
+
+def parse_claim(data: Mapping[str, Any], cards: Mapping[str, str]) -> Claim:
+    """A Snickerdoodle claim: the seat, and optionally the hand as card ids."""
+    player = get_int(data, "player", high=7)
+    hand = data.get("hand")
+    if hand is None:
+        return Claim(player)
+    if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand):
+        raise InvalidAction("'hand' must list card ids.")
+    for card in hand:
+        if card not in cards:
+            raise InvalidAction(f"There is no card {card!r} in Toss Your Cookies.")
+    return Claim(player, tuple(hand))
+
+
+def winning_cookie(hand: tuple[str, ...], cookies: tuple[str, ...], players: int) -> str:
+    """The cookie a hand wins with: five of it (wilds standing in) plus the milk.
+
+    :raises IllegalAction: a card not in this game's deck, too many copies, no milk,
+        or fewer than five of every cookie.
+    """
+    counts = Counter(hand)
+    limits = {**{c: SET_SIZE for c in cookies}, "wild": WILD[players],
+              "half-eaten": HALF_EATEN[players], "milk": 1}
+    for card, count in counts.items():
+        if card not in limits:
+            raise IllegalAction(f"The {COOKIES[card]} cards are not in this game.")
+        if count > limits[card]:
+            name = COOKIES.get(card, card.replace("-", " "))
+            raise IllegalAction(f"This game has {limits[card]} {name} card"
+                                f"{'s' if limits[card] > 1 else ''}, not {count}.")
+    if not counts["milk"]:
+        raise IllegalAction("No milk in that hand: Snickerdoodle needs five of one cookie "
+                            "and the milk.")
+    best = max(cookies, key=lambda c: counts[c])  # first of the most-held cookies
+    if counts[best] + counts["wild"] < 5:
+        raise IllegalAction(f"That hand has at most {counts[best] + counts['wild']} of one "
+                            f"cookie, wilds counted; Snickerdoodle needs five and the milk.")
+    return best
+
+
+def check_timer(timer: timers.Timer | None, phase: str, action: TimerAction) -> None:
+    """Raise NotNow if a timer action does not fit the countdown or scramble now."""
+    kind = action.kind
+    if phase == "roll":
+        raise NotNow("No Toss is on; roll the dice (or press Toss).")
+    if kind == "skip":
+        return
+    if timer is None:
+        raise NotNow(f"The {phase} has no timer; skip ends it.")
+    if kind == "timeout":
+        if timer.deadline is None:
+            raise NotNow(f"The {phase} timer is paused.")
+        if action.at < timer.deadline:
+            raise NotNow(f"The {phase} still has {timer.deadline - action.at:.1f} seconds.")
+    elif kind == "pause" and not timer.running:
+        raise NotNow(f"The {phase} timer is already paused.")
+    elif kind == "start" and timer.running:
+        raise NotNow(f"The {phase} timer is already running.")
+    elif kind == "add_time" and not timer.running:
+        raise NotNow(f"Resume the {phase} timer before adding time.")
+
+
+def countdown_calls(deadline: float) -> list[dict[str, Any]]:
+    """"One, two, three, Toss!" one second apart, "Toss!" at ``deadline`` (epoch s)."""
+    return [{"say": say, "at": deadline - 3 + i} for i, say in enumerate(CALLS)]
+
+
+def _count(number: str | None) -> str:
+    if number is None:
+        return "their chosen"
+    return "all their" if number == "all" else f"{number}"
+
+
+def roll_text(roll: Roll, roller: str) -> str:
+    """What the table does for this roll, as a sentence (the milk rules included)."""
+    way = "left" if roll.action == "pass-left" else "right"
+    if roll.number == "milk":
+        if roll.action == "toss":
+            return ("Milk toss: on Toss! whoever holds the milk tosses it in the middle; "
+                    "everyone else grabs for it, and the grabber lets the tosser draw one "
+                    "card blind. The tosser may not grab it.")
+        if roll.action == "swap":
+            return (f"Milk swap: whoever holds the milk gives it to {roller}, who first lets "
+                    f"them draw one card blind (nothing happens if {roller} holds it).")
+        return (f"Milk pass {way}: whoever holds the milk passes it {way}; the receiver "
+                f"first lets them draw one card blind.")
+    n = _count(roll.number)
+    cards = "cards" if roll.number != "1" else "card"
+    if roll.action == "swap":
+        return (f"Swap {n}: {roller} gives {n} {cards} to any one player and takes as many "
+                f"blind from them.")
+    if roll.action == "toss":
+        return (f"Toss {n}: everyone picks {n} {cards}; on \"One, two, three, Toss!\" toss "
+                f"them face up in the middle and grab as many back.")
+    return f"Pass {way} {n}: everyone passes {n} {cards} face down to the {way}."
+
+
+def setup(cookies: tuple[str, ...], players: int, cards: Mapping[str, str]) -> dict[str, Any]:
+    """The setup helper: which sets, how many wild and half-eaten cards, 7 cards each."""
+    return {"cookies": [{"id": c, "name": cards[c]} for c in cookies],
+            "sets": players, "per_set": SET_SIZE, "wild": WILD[players],
+            "half_eaten": HALF_EATEN[players], "milk": 1,
+            "cards": SET_SIZE * players + WILD[players] + HALF_EATEN[players] + 1,
+            "deal": HAND}

@@ -1,0 +1,122 @@
+"""``companion detect dice --json`` and ``companion eval`` on dice suites, as users run them."""
+
+from __future__ import annotations
+
+import json
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+import cv2
+
+from companion.cli import main
+from tests.vision import dice_support as ds
+
+
+@pytest.fixture
+def images(tmp_path: Path) -> dict[str, Path]:
+    """Good, broken and hostile image files."""
+    good = tmp_path / "table.jpg"
+    cv2.imwrite(str(good), ds.scene(["green", "green", "yellow", "red", ds.BLUE]))
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    truncated = tmp_path / "truncated.jpg"
+    truncated.write_bytes(good.read_bytes()[:300])
+    text = tmp_path / "notes.txt"
+    text.write_text("not an image\n")
+    bomb = tmp_path / "bomb.png"
+    bomb.write_bytes(_png_claiming(60_000, 60_000))
+    return {"good": good, "empty": empty, "truncated": truncated, "text": text, "bomb": bomb,
+            "missing": tmp_path / "nowhere.jpg"}
+
+
+def _png_claiming(width: int, height: int) -> bytes:
+    """A tiny PNG whose header claims a huge picture (a decompression bomb)."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    idat = zlib.compress(b"\0" * 1024)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_detect_prints_one_line_per_image(images, capsys):
+    status = main(["detect", "dice", "--json", str(images["good"]), str(images["good"])])
+    lines = capsys.readouterr().out.splitlines()
+    assert status == 0
+    assert [json.loads(line) for line in lines] == [
+        {"image": str(images["good"]), "green": 2, "yellow": 1, "red": 1, "other": 1}] * 2
+
+
+def test_bad_files_get_error_lines_and_the_rest_is_read(images):
+    order = ["empty", "good", "truncated", "text", "bomb", "missing"]
+    result = run_cli("detect", "dice", "--json", *(str(images[k]) for k in order))
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr + result.stdout
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["image"] for line in lines] == [str(images[k]) for k in order]
+    for kind, line in zip(order, lines):
+        if kind == "good":
+            assert line["green"] == 2 and "error" not in line
+        else:
+            assert set(line) == {"image", "error"} and "\n" not in line["error"], kind
+    assert "empty" in lines[0]["error"] and "no such file" in lines[5]["error"]
+
+
+def test_usage_errors_exit_2():
+    assert run_cli("detect", "dice", "some.jpg").returncode == 2  # --json is required
+    assert run_cli("detect", "dice", "--json").returncode == 2
+
+
+def _suite(tmp_path: Path) -> Path:
+    suite = tmp_path / "suite"
+    (suite / "img").mkdir(parents=True)
+    cv2.imwrite(str(suite / "img" / "a.jpg"), ds.scene(["green", "yellow", "red"]))
+    cv2.imwrite(str(suite / "img" / "b.jpg"), ds.scene(["green", "green"], seed=4))
+    labels = {"kind": "dice", "images": {
+        "img/a.jpg": {"green": 1, "yellow": 1, "red": 1, "condition": "plain"},
+        "img/b.jpg": {"green": 1, "yellow": 0, "red": 1, "condition": "wrong-on-purpose"}}}
+    (suite / "labels.json").write_text(json.dumps(labels))
+    return suite
+
+
+def test_eval_reports_mistakes_and_a_summary(tmp_path, capsys):
+    assert main(["eval", str(_suite(tmp_path))]) == 0
+    out = capsys.readouterr().out
+    assert "img/b.jpg: saw g2 y0 r0 o0, expected g1 y0 r1 o0 [wrong-on-purpose]" in out
+    assert "img/a.jpg" not in out
+    assert "exact match: 1/2 = 50.0%" in out
+    assert "per-colour mean absolute error" in out and "time per image" in out
+    assert "plain          1/1 = 100.0%" in out
+
+
+def test_eval_counts_an_unreadable_image(tmp_path, capsys):
+    suite = _suite(tmp_path)
+    (suite / "img" / "a.jpg").write_bytes(b"junk")
+    assert main(["eval", str(suite)]) == 1
+    assert "img/a.jpg: cannot read" in capsys.readouterr().out
+
+
+def test_eval_on_boxed_photos_reports_the_find_rate(tmp_path, capsys):
+    suite = tmp_path / "boxed"
+    (suite / "img").mkdir(parents=True)
+    frame = ds.table()
+    ds.die(frame, (200, 200), 40, ds.BLUE, pips=3)
+    ds.die(frame, (400, 300), 40, ds.RED, pips=2)
+    cv2.imwrite(str(suite / "img" / "a.png"), frame)
+    labels = {"kind": "dice-count", "images": {"img/a.png": {
+        "dice": 3, "boxes": [[175, 175, 225, 225], [375, 275, 425, 325], [10, 10, 40, 40]]}}}
+    (suite / "labels.json").write_text(json.dumps(labels))
+    from companion.dice_cmd import evaluate
+
+    assert evaluate(suite, labels, out=sys.stdout) == 0
+    out = capsys.readouterr().out
+    assert "dice found: 2/3 = 66.7%" in out and "false finds: 0/2" in out

@@ -1,0 +1,95 @@
+"""The JSON API of the contract: state, the SSE stream, games, actions, undo, OpenAPI.
+
+Views parse with ``request.get_json(silent=True)``, call one session method and return
+the new state. Refusals are raised as ``ActionError`` and turned into
+``{"error": sentence}`` with their status by the app's error handler.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from companion.errors import InvalidAction
+from web.app import get_companion
+from web.auth import host_required
+from web.openapi import build_spec
+from web.sse import parse_last_event_id, state_stream
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+_NO_STORE = {"Cache-Control": "no-store"}
+
+
+def _body() -> dict[str, Any]:
+    """The request's JSON object, or InvalidAction with a sentence."""
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # absurdly deep nesting
+        raise InvalidAction("That request is nested too deeply to be an action.") from None
+    if data is None:
+        if not request.is_json:
+            raise InvalidAction("Send the request as JSON (Content-Type: application/json).")
+        raise InvalidAction("That request is not valid JSON.")
+    if not isinstance(data, dict):
+        raise InvalidAction("The request must be a JSON object.")
+    return data
+
+
+def _session() -> Any:
+    return get_companion(current_app).session
+
+
+@bp.get("/state")
+def state() -> Any:
+    """The whole public state of the table."""
+    return jsonify(_session().state()), 200, _NO_STORE
+
+
+@bp.get("/events")
+def events() -> Response:
+    """The live state stream (Server-Sent Events)."""
+    holder = get_companion(current_app)
+    config = current_app.config
+    last_seen = parse_last_event_id(request.headers.get("Last-Event-ID")
+                                    or request.args.get("lastEventId"))
+    stream = state_stream(holder.session, last_seen=last_seen,
+                          keepalive=float(config["SSE_KEEPALIVE"]),
+                          max_seconds=config["SSE_MAX_SECONDS"], stop=holder.stop,
+                          poll=float(config["SSE_POLL"]))
+    return Response(stream, mimetype="text/event-stream", headers={
+        "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.post("/games")
+@host_required
+def start_game() -> Any:
+    """Start a game: ``{"game": id, "players": [names], "options": {...}}``."""
+    data = _body()
+    if "game" not in data:
+        raise InvalidAction("Say which game to start ('game').")
+    if "players" not in data:
+        raise InvalidAction("List the players in seat order ('players').")
+    new = _session().start(data["game"], data["players"], data.get("options"))
+    return jsonify(new), 201, _NO_STORE
+
+
+@bp.post("/actions")
+@host_required
+def act() -> Any:
+    """Apply one action of the running game."""
+    return jsonify(_session().act(_body())), 200, _NO_STORE
+
+
+@bp.post("/undo")
+@host_required
+def undo() -> Any:
+    """Undo the last action of the running game."""
+    return jsonify(_session().undo()), 200, _NO_STORE
+
+
+@bp.get("/openapi.json")
+def openapi() -> Any:
+    """The OpenAPI 3.1 description of this API, every registered game included."""
+    return jsonify(build_spec())

@@ -1,0 +1,260 @@
+"""The OpenAPI 3.1 description of the HTTP API, generated from the game registry.
+
+Every registered game contributes one schema and one example per action (from its
+``ACTIONS``), an options schema (from ``OPTIONS``), and an example state (its
+``public_state`` right after ``new_game``). Nothing here knows a particular game.
+"""
+
+from __future__ import annotations
+
+import logging
+from types import ModuleType
+from typing import Any, Iterable, Mapping
+
+from companion.games import GAMES, find_game
+
+log = logging.getLogger(__name__)
+
+SAMPLE_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana")
+
+
+def loaded_games(ids: Iterable[str] | None = None) -> list[ModuleType]:
+    """The rules modules of the registry (those that import cleanly), in registry order."""
+    modules = []
+    for game_id in (GAMES if ids is None else ids):
+        try:
+            modules.append(find_game(game_id))
+        except Exception:  # a half-written module must not take the API description down
+            log.exception("Game module %r could not be loaded", game_id)
+    return modules
+
+
+def json_type(value: Any) -> str:
+    """The JSON Schema type name of a Python default value."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    if value is None:
+        return "null"
+    return "object"
+
+
+def schema_key(module: ModuleType, action_type: str) -> str:
+    """Component name of one action's schema, e.g. ``toss-up.roll``."""
+    return f"{module.ID}.{action_type}"
+
+
+def action_schema(module: ModuleType, action_type: str) -> dict[str, Any]:
+    """JSON Schema of one action of a game, with its example."""
+    doc = module.ACTIONS[action_type]
+    return {
+        "title": f"{module.NAME}: {action_type}",
+        "description": doc.summary,
+        "type": "object",
+        "properties": {"type": {"const": action_type}, **dict(doc.properties)},
+        "required": ["type", *doc.required],
+        "examples": [dict(doc.example)],
+    }
+
+
+def options_schema(module: ModuleType) -> dict[str, Any]:
+    """JSON Schema of a game's options object (every option optional, with its default)."""
+    options = getattr(module, "OPTIONS", {}) or {}
+    return {
+        "title": f"{module.NAME} options",
+        "type": "object",
+        "properties": {name: _option_schema(default) for name, default in options.items()},
+        "additionalProperties": False,
+    }
+
+
+def _option_schema(default: Any) -> dict[str, Any]:
+    """An option's schema from its default; a None default (automatic) allows any value."""
+    if default is None:
+        return {"default": None, "description": "null: worked out by the game"}
+    return {"type": json_type(default), "default": default}
+
+
+def new_game_schema(module: ModuleType) -> dict[str, Any]:
+    """JSON Schema of the body that starts ``module``'s game."""
+    low, high = getattr(module, "MIN_PLAYERS", 1), getattr(module, "MAX_PLAYERS", 99)
+    return {
+        "title": f"Start {module.NAME}",
+        "type": "object", "required": ["game", "players"],
+        "properties": {
+            "game": {"const": module.ID},
+            "players": {"type": "array", "minItems": low, "maxItems": high,
+                        "items": {"type": "string", "minLength": 1, "maxLength": 40},
+                        "description": "Names in seat order; the first seat starts."},
+            "options": {"$ref": f"#/components/schemas/{module.ID}.options"},
+        },
+    }
+
+
+def example_state(module: ModuleType) -> dict[str, Any] | None:
+    """The public state of a new game with the fewest players, as an example."""
+    names = list(SAMPLE_NAMES[:max(int(getattr(module, "MIN_PLAYERS", 2)), 1)])
+    try:
+        state = dict(module.public_state(module.new_game(names, {})))
+    except Exception:
+        log.exception("Could not build an example state for %s", module.ID)
+        return None
+    state.update(name=module.NAME, version=1, events=[{"kind": "new-game", "game": module.ID}],
+                 recent=[])
+    return state
+
+
+def build_spec(modules: list[ModuleType] | None = None) -> dict[str, Any]:
+    """The whole OpenAPI 3.1 document for ``modules`` (default: every registered game)."""
+    if modules is None:
+        modules = loaded_games()
+    schemas: dict[str, Any] = {**_base_schemas(modules)}
+    action_refs = []
+    action_examples: dict[str, Any] = {}
+    game_examples: dict[str, Any] = {}
+    state_examples: dict[str, Any] = {}
+    for module in modules:
+        schemas[f"{module.ID}.options"] = options_schema(module)
+        schemas[f"{module.ID}.new-game"] = new_game_schema(module)
+        low, high = getattr(module, "MIN_PLAYERS", 1), getattr(module, "MAX_PLAYERS", 99)
+        game_examples[module.ID] = {
+            "summary": f"{module.NAME} ({low}-{high} players)",
+            "value": {"game": module.ID, "players": list(SAMPLE_NAMES[:low]),
+                      "options": dict(getattr(module, "OPTIONS", {}) or {})}}
+        state = example_state(module)
+        if state is not None:
+            state_examples[module.ID] = {"summary": f"A new game of {module.NAME}",
+                                         "value": state}
+        for action_type, doc in module.ACTIONS.items():
+            key = schema_key(module, action_type)
+            schemas[key] = action_schema(module, action_type)
+            action_refs.append({"$ref": f"#/components/schemas/{key}"})
+            action_examples[key] = {"summary": f"{module.NAME}: {doc.summary}",
+                                    "value": dict(doc.example)}
+    schemas["Action"] = {"description": "One action of the running game (the games' "
+                                        "actions may share a shape, hence anyOf).",
+                         "anyOf": action_refs or [{"type": "object"}]}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Play companion API", "version": "1",
+                 "description": _INTRO},
+        "servers": [{"url": "/"}],
+        "paths": _paths(game_examples, action_examples, state_examples),
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {
+                "pin": {"type": "http", "scheme": "bearer",
+                        "description": "The host PIN as a bearer token."},
+                "pinCookie": {"type": "apiKey", "in": "cookie", "name": "companion_host",
+                              "description": "Set by POST /login on the host page."}},
+            "responses": _responses(),
+        },
+    }
+
+
+_INTRO = (
+    "The table's state as JSON and as a live Server-Sent Events stream. Anyone on the "
+    "network may read; host calls need the PIN. Refusals carry {\"error\": sentence}: "
+    "400 malformed or against the rules, 401 no or wrong PIN, 409 valid but not now, "
+    "503 the companion could not save. The state is unchanged after any refusal."
+)
+
+
+def _base_schemas(modules: list[ModuleType]) -> dict[str, Any]:
+    ids = [m.ID for m in modules]
+    return {
+        "Error": {"type": "object", "required": ["error"],
+                  "properties": {"error": {"type": "string",
+                                           "description": "A sentence a player understands."}}},
+        "Player": {"type": "object", "required": ["name", "score"],
+                   "properties": {"name": {"type": "string"}, "score": {"type": "integer"}}},
+        "State": {
+            "type": "object",
+            "description": "The whole public state. Each game adds its own fields "
+                           "(see the examples per game).",
+            "required": ["game", "version", "players", "current", "over", "winners"],
+            "properties": {
+                "game": {"type": ["string", "null"], "enum": [*ids, None]},
+                "name": {"type": "string", "description": "The game's display name."},
+                "version": {"type": "integer", "minimum": 0,
+                            "description": "Grows by one with every change."},
+                "players": {"type": "array",
+                            "items": {"$ref": "#/components/schemas/Player"}},
+                "current": {"type": ["integer", "null"],
+                            "description": "Seat of the player to act; null when all act."},
+                "over": {"type": "boolean"},
+                "winners": {"type": "array", "items": {"type": "string"}},
+                "events": {"type": "array", "items": {"type": "object"},
+                           "description": "Cues of the change that made this version."},
+                "recent": {"type": "array", "items": {"type": "object"},
+                           "description": "The latest actions, oldest first (for undo)."},
+            },
+        },
+        "NewGame": {"description": "Start a game: its id, the players in seat order, "
+                               "and options (defaults apply to those left out).",
+                    "oneOf": [{"$ref": f"#/components/schemas/{i}.new-game"} for i in ids]
+                    or [{"type": "object"}]},
+    }
+
+
+def _json(schema: str, examples: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"schema": {"$ref": f"#/components/schemas/{schema}"}}
+    if examples:
+        body["examples"] = dict(examples)
+    return {"application/json": body}
+
+
+def _responses() -> dict[str, Any]:
+    def error(text: str) -> dict[str, Any]:
+        return {"description": text, "content": _json("Error")}
+    return {"BadRequest": error("Malformed, or against the rules; nothing changed."),
+            "Unauthorized": error("No PIN or a wrong PIN; nothing changed."),
+            "NotNow": error("Valid, but not at this moment; nothing changed."),
+            "Unavailable": error("The companion could not save; nothing changed.")}
+
+
+def _paths(game_examples: dict[str, Any], action_examples: dict[str, Any],
+           state_examples: dict[str, Any]) -> dict[str, Any]:
+    refusals = {code: {"$ref": f"#/components/responses/{name}"} for code, name in
+                (("400", "BadRequest"), ("401", "Unauthorized"), ("409", "NotNow"),
+                 ("503", "Unavailable"))}
+    host: list[dict[str, list[str]]] = [{"pin": []}, {"pinCookie": []}]
+
+    def host_call(summary: str, ok: str, body: dict[str, Any] | None) -> dict[str, Any]:
+        op: dict[str, Any] = {"summary": summary, "security": host, "responses": {
+            ok: {"description": "The new state.", "content": _json("State", state_examples)},
+            **refusals}}
+        if body is not None:
+            op["requestBody"] = {"required": True, "content": body}
+        return op
+
+    stream = ("Server-Sent Events. At connect and on every change: `event: state`, "
+              "`id: <version>`, `data: <state JSON>`; `: keep-alive` comments on a quiet "
+              "stream. Send Last-Event-ID to skip the state you already have.")
+    return {
+        "/api/state": {"get": {"summary": "The whole public state of the table.",
+                               "responses": {"200": {"description": "The state.",
+                                                     "content": _json("State",
+                                                                      state_examples)}}}},
+        "/api/events": {"get": {
+            "summary": "Live state stream.", "description": stream,
+            "parameters": [{"name": "Last-Event-ID", "in": "header", "required": False,
+                            "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "An endless event stream.",
+                                  "content": {"text/event-stream": {
+                                      "schema": {"type": "string"}}}}}}},
+        "/api/games": {"post": host_call("Start a new game.", "201",
+                                         _json("NewGame", game_examples))},
+        "/api/actions": {"post": host_call("Apply one action of the running game.", "200",
+                                           _json("Action", action_examples))},
+        "/api/undo": {"post": host_call("Undo the last action.", "200", None)},
+        "/api/openapi.json": {"get": {"summary": "This description.",
+                                      "responses": {"200": {"description": "OpenAPI 3.1"}}}},
+    }

@@ -1,0 +1,75 @@
+"""The pages: the phone scoreboard (``/``) and the host page (``/host``, behind the PIN).
+
+Pages are thin shells; the JavaScript in ``static/`` renders the state it receives over
+``/api/events``. The host page also gets the game catalogue (every registered game's
+players range, options and actions) embedded as JSON, so a new game module is playable
+from the host page before it has a panel of its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from flask import Blueprint, Response, make_response, render_template
+
+from web.auth import is_host
+from web.openapi import loaded_games
+
+bp = Blueprint("pages", __name__)
+
+#: Pages must never be cached: a phone that wakes up should get the current shell.
+_HEADERS = {"Cache-Control": "no-cache"}
+
+
+def game_catalog(modules: list[ModuleType] | None = None) -> list[dict[str, Any]]:
+    """What the host page needs to know about each registered game, JSON-ready."""
+    catalog = []
+    for module in loaded_games() if modules is None else modules:
+        catalog.append({
+            "id": module.ID,
+            "name": module.NAME,
+            "min_players": int(getattr(module, "MIN_PLAYERS", 1)),
+            "max_players": int(getattr(module, "MAX_PLAYERS", 12)),
+            "options": dict(getattr(module, "OPTIONS", {}) or {}),
+            "actions": [{"type": kind, "summary": doc.summary,
+                         "properties": dict(doc.properties), "required": list(doc.required),
+                         "example": dict(doc.example)}
+                        for kind, doc in module.ACTIONS.items()],
+        })
+    return catalog
+
+
+_STATIC = Path(__file__).parent / "static"
+
+
+def extension_scripts(folder: str) -> list[str]:
+    """Static paths of the per-game scripts in ``static/js/<folder>/`` (panels, host controls).
+
+    Adding a game's panel is adding a file there; the pages load every one.
+    """
+    return [f"js/{folder}/{p.name}" for p in sorted((_STATIC / "js" / folder).glob("*.js"))]
+
+
+def _page(template: str, **context: Any) -> Response:
+    context.setdefault("panel_scripts", extension_scripts("panels"))
+    context.setdefault("host_scripts", extension_scripts("host"))
+    response = make_response(render_template(template, **context))
+    response.headers.update(_HEADERS)
+    return response
+
+
+@bp.get("/")
+def scoreboard() -> Response:
+    """The phone scoreboard: live over SSE, readable across a table."""
+    return _page("scoreboard.html")
+
+
+@bp.get("/host")
+def host() -> Response:
+    """The host page, or the PIN form when this device has not logged in."""
+    if not is_host():
+        response = _page("login.html", error=None, next="/host")
+        return response
+    return _page("host.html", catalog=game_catalog())

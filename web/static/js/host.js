@@ -1,0 +1,159 @@
+/* The host page: new game, the running game's actions, undo with the recent actions.
+ *
+ * A game's controls are registered by a script in static/js/host/:
+ *   HostControls["toss-up"] = {render(state, send) -> Node, describe(action) -> string};
+ * `send(action)` posts to /api/actions and resolves to true when it was accepted.
+ * Games without their own controls get generic forms built from the catalogue (every
+ * registered game's ACTIONS, embedded in the page as JSON).
+ */
+"use strict";
+
+const CATALOG = JSON.parse(document.getElementById("catalog").textContent);
+const GAMES = Object.fromEntries(CATALOG.map((g) => [g.id, g]));
+
+const Host = {
+  state: null,
+  busy: false,
+
+  async post(path, body) {
+    this.showError(null);
+    this.busy = true;
+    try {
+      const response = await fetch(path, {
+        method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json", "Accept": "application/json"},
+        body: JSON.stringify(body || {}),
+      });
+      let data = null;
+      try { data = await response.json(); } catch (e) { data = null; }
+      if (!response.ok) {
+        const sentence = (data && data.error) || "The companion refused that (" + response.status + ").";
+        this.showError(response.status === 401 ? sentence + " Reload the page to log in again." : sentence);
+        return false;
+      }
+      Live.accept(data);
+      return true;
+    } catch (e) {
+      this.showError("The companion cannot be reached. Check the Wi-Fi and try again.");
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  },
+
+  send(action) { return Host.post("/api/actions", action); },
+
+  showError(text) {
+    const el = document.getElementById("error");
+    el.textContent = text || "";
+    el.hidden = !text;
+  },
+
+  render(state) {
+    this.state = state;
+    document.getElementById("title").textContent = state.name ? "Host · " + state.name : "Host";
+    document.body.dataset.version = state.version;
+    const controls = HostControls[state.game];
+    fill(document.getElementById("status"), statusLine(state));
+    const box = document.getElementById("controls");
+    box.hidden = !state.game || state.over;
+    if (state.game && !state.over) {
+      fill(box, controls && controls.render ? controls.render(state, this.send) : genericControls(state, this.send));
+    } else {
+      fill(box);
+    }
+    this.renderRecent(state, controls);
+    const details = document.getElementById("new-game");
+    const setup = !state.game || state.over;
+    if (setup) details.open = true;
+    document.querySelector(".host-main").classList.toggle("setup", setup);
+    document.getElementById("undo-card").hidden = !state.game;
+    NewGame.prefill(state);
+  },
+
+  renderRecent(state, controls) {
+    const recent = (state.recent || []).slice().reverse();
+    const describe = (controls && controls.describe) || describeAction;
+    fill(document.getElementById("recent"), recent.length ? recent.map((a) => h("li", {},
+      h("span", {class: "recent-what", text: describe(a)}),
+      h("span", {class: "recent-time", text: clock(a.at)}))) : h("li", {class: "empty", text: "No actions yet"}));
+    document.getElementById("undo").disabled = !recent.length;
+  },
+};
+
+function clock(at) {
+  if (typeof at !== "number") return "";
+  return new Date(at * 1000).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+}
+
+function describeAction(action) {
+  const rest = Object.entries(action).filter(([k]) => k !== "type" && k !== "at")
+    .map(([k, v]) => k + " " + (typeof v === "object" ? JSON.stringify(v) : v));
+  return action.type + (rest.length ? ": " + rest.join(", ") : "");
+}
+
+function statusLine(state) {
+  if (!state.game) return h("p", {class: "status-text", text: "No game running yet."});
+  if (state.over) {
+    return h("p", {class: "status-text", text: "Game over: " + (state.winners.join(" & ") || "no winner") + " won."});
+  }
+  return h("div", {class: "status-line"},
+    h("p", {class: "label", text: "Scores"}),
+    h("span", {class: "status-scores"}, state.players.map((p, seat) =>
+      h("span", {class: "mini" + (seat === state.current ? " current" : ""), text: p.name + " " + p.score}))));
+}
+
+/** Forms for each action of a game without its own host controls. */
+function genericControls(state, send) {
+  const game = GAMES[state.game];
+  if (!game) return h("p", {class: "hint", text: "This game has no controls here yet."});
+  return h("div", {class: "generic-actions"}, game.actions.map((action) => {
+    const inputs = Object.entries(action.properties).map(([name, schema]) => fieldFor(name, schema, action.example[name]));
+    const form = h("form", {class: "action-form", onsubmit: async (e) => {
+      e.preventDefault();
+      const body = {type: action.type};
+      for (const input of inputs) {
+        const value = readField(input.querySelector("[name]"));
+        if (value !== undefined) body[input.dataset.name] = value;
+      }
+      await send(body);
+    }}, inputs, h("button", {type: "submit", class: "btn primary", text: action.type}));
+    return h("section", {class: "action"}, h("p", {class: "hint", text: action.summary}), form);
+  }));
+}
+
+function fieldFor(name, schema, example) {
+  const id = "f-" + name + "-" + Math.random().toString(36).slice(2, 7);
+  let input;
+  if (schema.type === "integer" || schema.type === "number") {
+    input = h("input", {id, name, type: "number", inputmode: "numeric", min: schema.minimum, max: schema.maximum,
+                        value: example ?? "", dataset: {kind: "number"}});
+  } else if (schema.type === "boolean") {
+    input = h("input", {id, name, type: "checkbox", checked: !!example, dataset: {kind: "boolean"}});
+  } else if (schema.enum) {
+    input = h("select", {id, name, dataset: {kind: "json"}},
+      schema.enum.map((v) => h("option", {value: JSON.stringify(v), text: v, selected: v === example})));
+  } else if (schema.type === "string") {
+    input = h("input", {id, name, type: "text", value: example ?? "", dataset: {kind: "string"}});
+  } else {
+    const shown = example === undefined ? "" : typeof example === "string" ? example : JSON.stringify(example);
+    input = h("input", {id, name, type: "text", value: shown, dataset: {kind: "json"}});
+  }
+  const words = name.replace(/_/g, " ");
+  return h("div", {class: "field", dataset: {name}},
+    h("label", {for: id, text: words.charAt(0).toUpperCase() + words.slice(1)}), input);
+}
+
+function readField(input) {
+  const kind = input.dataset.kind;
+  if (kind === "boolean") return input.checked;
+  if (input.value === "") return undefined;
+  if (kind === "number") return Number(input.value);
+  if (kind === "json") { try { return JSON.parse(input.value); } catch (e) { return input.value; } }
+  return input.value;
+}
+
+document.getElementById("undo").addEventListener("click", () => Host.post("/api/undo"));
+
+NewGame.init();
+Live.connect((state) => Host.render(state));

@@ -1,0 +1,64 @@
+/* Toss Up! on the host page: tap the counts of green, yellow and red dice (the total is
+ * checked against the dice in hand as you tap), record the roll, or bank.
+ */
+"use strict";
+
+(function () {
+  const COLOURS = ["green", "yellow", "red"];
+  const counts = {green: 0, yellow: 0, red: 0};
+  let turnKey = null;
+
+  function reset() { for (const c of COLOURS) counts[c] = 0; }
+
+  function render(state, send) {
+    const turn = state.turn;
+    const key = state.current + "/" + turn.number + "/" + turn.dice_in_hand;
+    if (key !== turnKey) { reset(); turnKey = key; }
+    const root = h("div", {class: "toss-up-host"});
+    const redraw = () => fill(root, ...body(state, send, redraw));
+    redraw();
+    return root;
+  }
+
+  function body(state, send, redraw) {
+    const turn = state.turn;
+    const inHand = turn.dice_in_hand;
+    const counted = counts.green + counts.yellow + counts.red;
+    const who = state.players[state.current].name;
+    const rows = COLOURS.map((c) => h("div", {class: "stepper " + c, dataset: {colour: c}},
+      h("span", {class: "stepper-label", text: c}),
+      h("button", {type: "button", class: "step minus", "aria-label": "One " + c + " fewer", text: "−",
+                   disabled: counts[c] === 0, onclick: () => { counts[c] -= 1; redraw(); }}),
+      h("output", {class: "step-count", id: "count-" + c, text: counts[c]}),
+      h("button", {type: "button", class: "step plus", "aria-label": "One more " + c, text: "+",
+                   disabled: counted >= inHand, onclick: () => { counts[c] += 1; redraw(); }})));
+    let check;
+    if (counted === inHand) check = ["ok", "All " + inHand + " dice counted"];
+    else if (counted < inHand) check = ["todo", counted + " of " + inHand + " dice counted: " + (inHand - counted) + " to go"];
+    else check = ["bad", counted + " counted, but only " + inHand + " dice in hand"];
+    const roll = async () => {
+      if (await send({type: "roll", green: counts.green, yellow: counts.yellow, red: counts.red})) reset();
+    };
+    return [
+      h("div", {class: "turn-head"},
+        h("p", {class: "turn-who", text: who + " rolls"}),
+        h("p", {class: "turn-meta", text: turn.points + " points this turn · " + inHand + " dice in hand"})),
+      h("div", {class: "steppers"}, rows),
+      h("p", {class: "dice-check " + check[0], id: "dice-check", role: "status", text: check[1]}),
+      h("div", {class: "action-row"},
+        h("button", {type: "button", id: "record-roll", class: "btn primary big", text: "Record roll",
+                     disabled: counted !== inHand, onclick: roll}),
+        h("button", {type: "button", id: "bank", class: "btn good big",
+                     text: "Bank " + turn.points + (turn.points === 1 ? " point" : " points"),
+                     disabled: turn.rolls === 0, onclick: () => send({type: "bank"})})),
+    ];
+  }
+
+  function describe(action) {
+    if (action.type === "roll") return "Roll: " + action.green + " green · " + action.yellow + " yellow · " + action.red + " red";
+    if (action.type === "bank") return "Bank";
+    return action.type;
+  }
+
+  HostControls["toss-up"] = {render, describe};
+})();

@@ -1,0 +1,125 @@
+/* Shared by every page: a safe DOM builder and the live state connection.
+ *
+ * Live.connect(onState) opens an EventSource on /api/events and calls onState(state, fresh)
+ * with every state whose version is newer than the one shown (stale ones are ignored);
+ * `fresh` is true when the state is the very next version, so its `events` are cues of a
+ * change the phone watched happen (play them), not a replay after a reconnect.
+ * The connection survives Wi-Fi drops and phone sleep: EventSource retries by itself, and
+ * on waking (visibilitychange, online) the page refetches /api/state and reopens the
+ * stream if the browser gave up.
+ */
+"use strict";
+
+/** h("div", {class: "x", text: "..."}, child...) builds elements; text is never parsed as HTML. */
+function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") el.textContent = String(value);
+    else if (key === "class") el.className = value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "style") Object.assign(el.style, value);
+    else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** Replace all children of `el` with `children`. */
+function fill(el, ...children) {
+  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+}
+
+const Live = {
+  shown: -1,
+  last: null,
+  source: null,
+  onState: null,
+  status: "connecting",
+
+  connect(onState) {
+    this.onState = onState;
+    this.open();
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.resync();
+    });
+    window.addEventListener("online", () => this.resync());
+    window.addEventListener("pageshow", (e) => { if (e.persisted) this.resync(); });
+  },
+
+  open() {
+    if (this.source) this.source.close();
+    const source = new EventSource("/api/events");
+    this.source = source;
+    // The first state after a (re)connect is the server's current one, so it is shown even
+    // if its version is lower (the companion was started on a fresh data folder).
+    let first = true;
+    source.addEventListener("open", () => { this.setStatus("live"); first = true; });
+    source.addEventListener("state", (e) => {
+      this.setStatus("live");
+      try { this.accept(JSON.parse(e.data), first); } catch (err) { console.error(err); }
+      first = false;
+    });
+    source.addEventListener("live", (e) => {
+      try { this.merge(JSON.parse(e.data)); } catch (err) { console.error(err); }
+    });
+    source.addEventListener("error", () => {
+      if (source !== this.source) return;
+      if (source.readyState === EventSource.CLOSED) {
+        this.setStatus("offline");
+        setTimeout(() => { if (this.source === source) this.open(); }, 3000);
+      } else {
+        this.setStatus("reconnecting");
+      }
+    });
+  },
+
+  /** Fetch the state now (after sleep) and reopen the stream if the browser gave up. */
+  resync() {
+    if (!this.source || this.source.readyState === EventSource.CLOSED) this.open();
+    this.refresh();
+  },
+
+  refresh() {
+    return fetch("/api/state", {cache: "no-store"})
+      .then((r) => r.json())
+      .then((state) => this.accept(state))
+      .catch(() => this.setStatus("offline"));
+  },
+
+  /** Live extras (camera status, what it saw) for the version shown: merge and redraw. */
+  merge(extras) {
+    if (!this.last || extras.version !== this.shown) return;
+    this.last = {...this.last, ...extras};
+    if (this.onState) this.onState(this.last, false);
+  },
+
+  /** Show `state` unless it is not newer than what is shown. */
+  accept(state, force) {
+    if (!state || typeof state.version !== "number") return;
+    if (state.version <= this.shown && !(force && state.version < this.shown)) return;
+    const fresh = state.version === this.shown + 1;
+    this.shown = state.version;
+    this.last = state;
+    if (this.onState) this.onState(state, fresh);
+  },
+
+  setStatus(status) {
+    this.status = status;
+    const el = document.getElementById("conn");
+    if (!el) return;
+    el.dataset.status = status;
+    const words = {live: "Live", connecting: "Connecting", reconnecting: "Reconnecting", offline: "Offline"};
+    el.querySelector(".conn-text").textContent = words[status] || status;
+  },
+};
+
+/** Registries that per-game scripts fill: Panels[gameId](state, ctx) -> Node (scoreboard),
+ *  HostControls[gameId](state, ctx) -> Node (host page). */
+const Panels = {};
+const HostControls = {};

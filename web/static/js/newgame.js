@@ -1,0 +1,107 @@
+/* The host page's new-game form: game, players in seat order (add, remove, reorder),
+ * the game's options; posts to /api/games. Names of the last game are offered again.
+ */
+"use strict";
+
+const NewGame = {
+  filled: false,
+  confirmUntil: 0,
+
+  init() {
+    const select = document.getElementById("game-select");
+    fill(select, CATALOG.map((g) => h("option", {value: g.id, text: g.name})));
+    select.addEventListener("change", () => this.showGame());
+    document.getElementById("add-player").addEventListener("click", () => {
+      this.addPlayer("");
+      const inputs = document.querySelectorAll("#player-list input");
+      inputs[inputs.length - 1].focus();
+    });
+    document.getElementById("new-game-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.submit();
+    });
+    this.showGame();
+  },
+
+  game() { return GAMES[document.getElementById("game-select").value]; },
+
+  showGame() {
+    const game = this.game();
+    if (!game) return;
+    document.getElementById("game-hint").textContent = game.min_players + " to " + game.max_players + " players";
+    while (this.names().length < game.min_players) this.addPlayer("");
+    fill(document.getElementById("options"), Object.entries(game.options).map(([name, value]) =>
+      fieldFor(name, {type: typeof value === "number" ? "integer" : typeof value}, value)));
+    this.refreshButtons();
+  },
+
+  names() { return [...document.querySelectorAll("#player-list input")].map((i) => i.value.trim()); },
+
+  addPlayer(name) {
+    const list = document.getElementById("player-list");
+    const index = list.children.length + 1;
+    const input = h("input", {type: "text", value: name, maxlength: 40, placeholder: "Player " + index,
+                              "aria-label": "Player " + index + " name", autocapitalize: "words", enterkeyhint: "next"});
+    const row = h("li", {class: "player-row"}, input,
+      h("button", {type: "button", class: "icon", "aria-label": "Move up", text: "↑", onclick: () => this.move(row, -1)}),
+      h("button", {type: "button", class: "icon", "aria-label": "Move down", text: "↓", onclick: () => this.move(row, 1)}),
+      h("button", {type: "button", class: "icon danger", "aria-label": "Remove", text: "✕", onclick: () => { row.remove(); this.refreshButtons(); }}));
+    list.append(row);
+    this.refreshButtons();
+  },
+
+  move(row, step) {
+    const list = row.parentElement;
+    if (step < 0 && row.previousElementSibling) list.insertBefore(row, row.previousElementSibling);
+    if (step > 0 && row.nextElementSibling) list.insertBefore(row.nextElementSibling, row);
+    this.refreshButtons();
+  },
+
+  refreshButtons() {
+    const game = this.game();
+    const rows = [...document.querySelectorAll("#player-list li")];
+    rows.forEach((row, i) => {
+      row.querySelector("input").placeholder = "Player " + (i + 1);
+      row.querySelector("input").setAttribute("aria-label", "Player " + (i + 1) + " name");
+      row.querySelector('[aria-label="Move up"]').disabled = i === 0;
+      row.querySelector('[aria-label="Move down"]').disabled = i === rows.length - 1;
+      row.querySelector('[aria-label="Remove"]').disabled = game && rows.length <= game.min_players;
+    });
+    document.getElementById("add-player").disabled = game && rows.length >= game.max_players;
+  },
+
+  /** Offer the players of the last game once, when the page opens. */
+  prefill(state) {
+    if (this.filled) return;
+    this.filled = true;
+    if (state.game && GAMES[state.game]) document.getElementById("game-select").value = state.game;
+    if (state.players && state.players.length) {
+      fill(document.getElementById("player-list"));
+      state.players.forEach((p) => this.addPlayer(p.name));
+    }
+    this.showGame();
+  },
+
+  async submit() {
+    const game = this.game();
+    const state = Host.state;
+    const button = document.getElementById("start");
+    if (state && state.game && !state.over && Date.now() > this.confirmUntil) {
+      this.confirmUntil = Date.now() + 5000;
+      button.textContent = "Tap again to end the current game";
+      setTimeout(() => { button.textContent = "Start game"; }, 5000);
+      return;
+    }
+    this.confirmUntil = 0;
+    button.textContent = "Start game";
+    const options = {};
+    for (const field of document.querySelectorAll("#options .field")) {
+      const value = readField(field.querySelector("[name]"));
+      if (value !== undefined) options[field.dataset.name] = value;
+    }
+    const players = this.names().filter((n) => n);
+    if (await Host.post("/api/games", {game: game.id, players, options})) {
+      document.getElementById("new-game").open = false;
+    }
+  },
+};

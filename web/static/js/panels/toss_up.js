@@ -1,0 +1,101 @@
+/* Toss Up! on the scoreboard: whose turn, turn points, dice in hand, last roll, red-light
+ * odds, final round. State fields used: players, current, target, turn {points,
+ * dice_in_hand, rolls, number}, last_roll {green, yellow, red} | null, final_round,
+ * final_turns, odds {red_light, ...}, events.
+ */
+"use strict";
+
+(function () {
+  const DICE = 10;
+
+  function percent(p) {
+    const v = p * 100;
+    if (v > 0 && v < 0.1) return "<0.1%";
+    return (v >= 10 ? v.toFixed(0) : v.toFixed(1)) + "%";
+  }
+
+  function diceInHand(n) {
+    const dice = [];
+    for (let i = 0; i < DICE; i++) dice.push(h("span", {class: "die" + (i < n ? " in" : " out")}));
+    return h("div", {class: "dice-row", "aria-label": n + " dice in hand"}, dice);
+  }
+
+  function lastRoll(roll) {
+    if (!roll) return h("p", {class: "roll-none", text: "No roll yet this game"});
+    return h("div", {class: "roll", "aria-label": "Last roll"},
+      ["green", "yellow", "red"].map((c) => h("span", {class: "chip " + c},
+        h("span", {class: "chip-n", text: roll[c]}), h("span", {class: "chip-c", text: c}))));
+  }
+
+  function oddsMeter(state) {
+    const risk = state.odds ? state.odds.red_light : 0;
+    const width = Math.max(2, Math.min(100, risk * 100));
+    const tone = risk >= 0.2 ? "high" : risk >= 0.05 ? "mid" : "low";
+    return h("div", {class: "odds " + tone},
+      h("div", {class: "odds-head"},
+        h("span", {class: "label", text: "Red-light risk next roll"}),
+        h("span", {class: "odds-value", text: percent(risk)})),
+      h("div", {class: "meter"}, h("div", {class: "meter-fill", style: {width: width + "%"}})));
+  }
+
+  function render(state) {
+    const turn = state.turn || {points: 0, dice_in_hand: DICE, rolls: 0};
+    const current = state.current === null ? null : state.players[state.current];
+    const target = state.target || 100;
+    const parts = [];
+    if (state.final_round && !state.over) {
+      parts.push(h("div", {class: "banner final-round", role: "status"},
+        h("strong", {text: "Final round"}),
+        " ", (state.final_turns || []).length
+          ? "Still to play: " + state.final_turns.join(", ")
+          : "Last turn!"));
+    }
+    if (current && !state.over) {
+      parts.push(h("section", {class: "now toss-up-now"},
+        h("p", {class: "label", text: "Now rolling"}),
+        h("p", {class: "now-name", id: "now-name", text: current.name}),
+        h("div", {class: "stats"},
+          h("div", {class: "stat big"}, h("span", {class: "stat-n", id: "turn-points", text: turn.points}),
+            h("span", {class: "stat-l", text: "turn points"})),
+          h("div", {class: "stat"}, h("span", {class: "stat-n", id: "dice-in-hand", text: turn.dice_in_hand}),
+            h("span", {class: "stat-l", text: "dice in hand"}))),
+        diceInHand(turn.dice_in_hand),
+        oddsMeter(state)));
+    }
+    const previous = turn.rolls === 0 && state.last_roll;
+    parts.push(h("section", {class: "last-roll"},
+      h("p", {class: "label", text: previous ? "Last roll of the previous turn" : "Last roll"}),
+      lastRoll(state.last_roll)));
+    parts.push(h("section", {class: "table"},
+      h("p", {class: "label", text: "Scores · first past " + target + " triggers the final round"}),
+      playerList(state, (p, seat) => [
+        h("span", {class: "progress", "aria-hidden": "true"},
+          h("span", {class: "progress-fill", style: {width: Math.min(100, 100 * p.score / target) + "%"}})),
+        seat === state.current && turn.points > 0 && !state.over
+          ? h("span", {class: "pending", title: "points this turn, not banked yet", text: "+" + turn.points}) : null])));
+    return h("div", {class: "panel toss-up"}, parts);
+  }
+
+  function cue(event) {
+    switch (event.kind) {
+      case "red-light":
+        return {text: event.player + " ran a red light" + (event.lost ? " and lost " + event.lost : "") + "!", tone: "bad"};
+      case "bank":
+        return {text: event.player + " banked " + event.points + " → " + event.total, tone: "good"};
+      case "all-green":
+        return {text: "All ten dice scored: " + event.player + " rolls all ten again!", tone: "good"};
+      case "all-yellow":
+        return {text: "All yellow: nothing happens", tone: "info"};
+      case "final-round":
+        return {text: "Final round! " + event.player + " has " + event.total, tone: "warn"};
+      case "game-over":
+        return {text: "Game over!", tone: "good"};
+      case "roll":
+        return {text: event.player + " rolled " + event.green + " green", tone: "info"};
+      default:
+        return null;
+    }
+  }
+
+  Panels["toss-up"] = {render, cue};
+})();

@@ -1,0 +1,102 @@
+/* The phone scoreboard: renders the whole state on connect and on every change.
+ *
+ * A game's panel is registered by a script in static/js/panels/:
+ *   Panels["toss-up"] = {render(state) -> Node, cue(event, state) -> {text, tone} | null};
+ * games without a panel get the generic one (players, scores, whose turn).
+ */
+"use strict";
+
+const Board = {
+  toastTimer: null,
+
+  render(state, fresh) {
+    document.getElementById("title").textContent = state.name || "Scoreboard";
+    document.title = (state.name ? state.name + " · " : "") + "Scoreboard";
+    const board = document.getElementById("board");
+    board.dataset.version = state.version;
+    board.dataset.game = state.game || "";
+    const panel = Panels[state.game];
+    let content;
+    if (!state.game) content = this.waiting();
+    else if (panel && panel.render) content = panel.render(state);
+    else content = genericPanel(state);
+    fill(board, state.over ? winnerBanner(state) : null, content);
+    if (fresh) this.cues(state, panel);
+  },
+
+  waiting() {
+    return h("section", {class: "waiting"},
+      h("img", {class: "waiting-icon", src: "/static/img/icon.svg", alt: "", width: 96, height: 96}),
+      h("p", {class: "waiting-big", text: "Waiting for a game"}),
+      h("p", {class: "hint", text: "The host starts one from the host page; this screen follows along by itself."}));
+  },
+
+  cues(state, panel) {
+    const events = state.events || [];
+    let shown = null;
+    for (const event of events) {
+      const cue = (panel && panel.cue && panel.cue(event, state)) || genericCue(event);
+      if (cue) shown = cue;  // the last cue of a change is the most important one
+    }
+    if (shown) this.toast(shown.text, shown.tone);
+  },
+
+  toast(text, tone) {
+    const el = document.getElementById("toast");
+    el.textContent = text;
+    el.dataset.tone = tone || "info";
+    el.hidden = false;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => { el.hidden = true; }, 3500);
+  },
+};
+
+/** Players sorted by score, highest first, keeping seat order among equals. */
+function standings(state) {
+  return state.players.map((p, seat) => ({...p, seat})).sort((a, b) => b.score - a.score || a.seat - b.seat);
+}
+
+function winnerBanner(state) {
+  const names = state.winners || [];
+  const title = names.length > 1 ? "Shared win!" : "Winner!";
+  return h("section", {class: "winner", id: "winner"},
+    h("div", {class: "winner-cup", "aria-hidden": "true"}),
+    h("p", {class: "winner-title", text: title}),
+    h("p", {class: "winner-names", text: names.join(" & ") || "Game over"}),
+    h("ol", {class: "final"}, standings(state).map((p) =>
+      h("li", {class: names.includes(p.name) ? "won" : ""},
+        h("span", {class: "final-name", text: p.name}),
+        h("span", {class: "final-score", text: p.score})))));
+}
+
+/** One row per player: seat order, score, the player to act highlighted. */
+function playerList(state, extra) {
+  const top = Math.max(...state.players.map((p) => p.score), 0);
+  return h("ol", {class: "players"}, state.players.map((p, seat) => {
+    const current = state.current === seat && !state.over;
+    return h("li", {class: "player" + (current ? " current" : "") + (p.score === top && top > 0 ? " leading" : ""),
+                    "aria-current": current ? "true" : null},
+      h("span", {class: "player-mark", "aria-hidden": "true", text: current ? "▶" : ""}),
+      h("span", {class: "player-name", text: p.name}),
+      extra ? extra(p, seat) : null,
+      h("span", {class: "player-score", text: p.score}));
+  }));
+}
+
+function genericPanel(state) {
+  const current = state.current === null || state.current === undefined ? null : state.players[state.current];
+  return h("section", {class: "panel generic"},
+    !state.over ? h("div", {class: "now"},
+      h("p", {class: "label", text: current ? "Now playing" : "Everyone plays"}),
+      h("p", {class: "now-name", text: current ? current.name : "All together"})) : null,
+    playerList(state));
+}
+
+const CUE_WORDS = {"new-game": ["New game!", "info"], "undo": ["Undone", "info"], "game-over": ["Game over", "good"]};
+
+function genericCue(event) {
+  const words = CUE_WORDS[event.kind];
+  return words ? {text: words[0], tone: words[1]} : null;
+}
+
+Live.connect((state, fresh) => Board.render(state, fresh));
