@@ -1,8 +1,9 @@
 """Push buttons to actions: what a press or a hold means in the game being played.
 
 Buttons have table names (``bank``, ``undo``, ``next``, ``timer``). A game module may
-define ``BUTTONS: dict[str, dict]`` mapping a button name to the action dict it sends
-(Toss Up!: ``{"bank": {"type": "bank"}}``). Undo is the same for every game. A button
+define ``BUTTONS`` mapping a button name (or ``"name:hold"``) to the action dict it
+sends, or to ``"undo"`` / ``"confirm"`` (apply what the camera offers). Toss Up!:
+``{"bank": {"type": "bank"}, "next": "confirm"}``. Undo is the same for every game. A button
 cannot show a sentence, so a refused press is logged and reported back as text for
 LEDs, the buzzer and the log.
 """
@@ -28,8 +29,9 @@ class Controls:
     refusal), so a caller can log it or drive a status LED.
     """
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, *, camera: Any = None) -> None:
         self.session = session
+        self.camera = camera  # has confirm(), or None without a camera
 
     def meaning(self, name: str, kind: str = "press") -> dict[str, Any] | str | None:
         """The action dict (or ``"undo"``) a button sends now, or None if it does nothing.
@@ -41,7 +43,8 @@ class Controls:
         buttons: dict[str, Any] = dict(getattr(module, "BUTTONS", {})) if module else {}
         for key in (f"{name}:{kind}", name):
             if key in buttons:
-                return dict(buttons[key])
+                value = buttons[key]
+                return dict(value) if isinstance(value, dict) else str(value)
             if key in COMMON:
                 return COMMON[key]
         return None
@@ -54,8 +57,11 @@ class Controls:
         try:
             if meaning == "undo":
                 self.session.undo()
-            else:
-                assert isinstance(meaning, dict)
+            elif meaning == "confirm":
+                if self.camera is None:
+                    return "There is no camera to confirm."
+                self.camera.confirm()
+            elif isinstance(meaning, dict):
                 self.session.act(meaning)
         except ActionError as exc:
             log.info("button %s refused: %s", name, exc)

@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from companion.controls import Controls
 from companion.journal import Journal
 from companion.session import Session
 
@@ -23,6 +24,7 @@ log = logging.getLogger("companion")
 DEMO_FRAMES = Path(__file__).parent / "demo" / "frames"
 DEMO_PLAYERS = ["Ann", "Ben", "Cleo"]
 DEFAULT_PORT = 8000
+DEMO_FPS = 0.25  # the demo's replay camera shows each recorded table for 4 s
 
 
 def data_dir(args: argparse.Namespace) -> Path:
@@ -67,7 +69,6 @@ def serve(args: argparse.Namespace) -> int:
         _start_demo_game(session)
 
     from hardware.camera import CameraError, open_camera
-    from hardware.capture import CaptureThread
     from web.app import create_app
     from web.server import make_server
 
@@ -78,15 +79,14 @@ def serve(args: argparse.Namespace) -> int:
     except CameraError as exc:
         print(f"companion serve: --camera {spec}: {exc}", file=sys.stderr)
         return 2
-    capture = CaptureThread(lambda: open_camera(spec), on_status=lambda status:
-                            session.set_extra("camera", status))
-    buttons = _open_buttons(session)
+    capture, recognizer = _camera(spec, session, demo=args.demo)
+    buttons = _open_buttons()
 
     config: dict[str, Any] = {"DATA_DIR": str(folder)}
     if args.pin:  # else $COMPANION_PIN, else one made once and kept in the data folder
         config["PIN"] = args.pin
     try:
-        app = create_app(config, session=session)
+        app = create_app(config, session=session, camera=recognizer)
     except ValueError as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
         return 2
@@ -103,9 +103,12 @@ def serve(args: argparse.Namespace) -> int:
     stop = threading.Event()
     workers = [threading.Thread(target=_tick, args=(session, stop), name="timers")]
     if buttons is not None:
-        workers.append(threading.Thread(target=_buttons_loop, args=(buttons, session, stop),
-                                        name="buttons"))
-    capture.start()
+        workers.append(threading.Thread(target=_buttons_loop, name="buttons",
+                                        args=(buttons, Controls(session, camera=recognizer),
+                                              stop)))
+    if capture is not None:
+        capture.start()
+        recognizer.start()
     for worker in workers:
         worker.start()
     _announce(server.port, host, pin, folder, spec)
@@ -121,7 +124,9 @@ def serve(args: argparse.Namespace) -> int:
         pass
     finally:
         _shutdown()
-        capture.stop()
+        if capture is not None:
+            recognizer.stop()
+            capture.stop()
         for worker in workers:
             worker.join(timeout=2)
         if buttons is not None:
@@ -159,7 +164,27 @@ def _tick(session: Session, stop: threading.Event) -> None:
             log.exception("timer tick failed")
 
 
-def _open_buttons(session: Session) -> Any:
+def _camera(spec: str, session: Session, *, demo: bool) -> tuple[Any, Any]:
+    """The capture thread and the recognition loop, or (None, None) for ``--camera none``."""
+    from hardware.camera import open_camera
+    from hardware.capture import CaptureThread
+
+    from companion.camera_link import DiceLink
+    from companion.recognition import Recognizer
+
+    if spec == "none":
+        session.set_extra("camera", {"online": False, "status": "no camera"})
+        return None, None
+    # The demo holds each recorded table for a few seconds, as dice lie still after a roll.
+    fps = DEMO_FPS if demo else 10.0
+    capture = CaptureThread(lambda: open_camera(spec, replay_fps=fps),
+                            stall_seconds=max(5.0, 3 / fps),
+                            on_status=lambda status: session.set_extra("camera", status))
+    recognizer = Recognizer(capture.latest, session, link=DiceLink(session))
+    return capture, recognizer
+
+
+def _open_buttons() -> Any:
     """Buttons on the Pi's GPIO, or None (one log line) where there is no GPIO."""
     from hardware.buttons import Buttons, DEFAULT_PINS, GPIOUnavailable
 
@@ -170,10 +195,7 @@ def _open_buttons(session: Session) -> Any:
         return None
 
 
-def _buttons_loop(buttons: Any, session: Session, stop: threading.Event) -> None:
-    from companion.controls import Controls
-
-    controls = Controls(session)
+def _buttons_loop(buttons: Any, controls: Controls, stop: threading.Event) -> None:
     while not stop.is_set():
         event = buttons.get(timeout=0.5)
         if event is not None:

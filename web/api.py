@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from companion.errors import InvalidAction
+from companion.errors import InvalidAction, NotNow
 from web.app import get_companion
 from web.auth import host_required
 from web.openapi import build_spec
@@ -87,6 +87,16 @@ def act() -> Any:
 def undo() -> Any:
     """Undo the last action of the running game."""
     return jsonify(_session().undo()), 200, _NO_STORE
+
+
+@bp.post("/camera/confirm")
+@host_required
+def confirm_camera() -> Any:
+    """Apply the roll the camera offers (state["dice"]["offer"]): the host's one tap."""
+    camera = get_companion(current_app).camera
+    if camera is None:
+        raise NotNow("This companion runs without a camera.")
+    return jsonify(camera.confirm()), 200, _NO_STORE
 
 
 @bp.get("/openapi.json")

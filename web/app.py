@@ -43,9 +43,15 @@ PIN_FILE = "host-pin.txt"
 
 @dataclass
 class Companion:
-    """Per-app objects: the session, the shutdown signal for streams, the PIN throttle."""
+    """Per-app objects: the session, the camera side, the stream shutdown, the PIN throttle.
+
+    ``camera`` is the recognition loop (``companion.recognition.Recognizer``) or None
+    when the companion runs without a camera; views use its ``snapshot()`` (preview)
+    and ``confirm()`` (apply what the camera offers).
+    """
 
     session: Session
+    camera: Any = None
     stop: threading.Event = field(default_factory=threading.Event)
     failures: dict[str, list[float]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -56,13 +62,14 @@ class Companion:
 
 
 def create_app(config: Mapping[str, Any] | None = None, *,
-               session: Session | None = None) -> Flask:
+               session: Session | None = None, camera: Any = None) -> Flask:
     """Build the companion's Flask app.
 
     Parameters
     ----------
     config : overrides applied last (tests): DATA_DIR, PIN, SSE_KEEPALIVE, ...
     session : the running session; if None, one is built on ``DATA_DIR``'s journal.
+    camera : the recognition loop, or None without a camera.
     """
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS)
@@ -76,7 +83,7 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     app.config["PIN"] = _pin(app.config["PIN"], data_dir)
     if session is None:
         session = Session(Journal(data_dir))
-    app.extensions["companion"] = Companion(session=session)
+    app.extensions["companion"] = Companion(session=session, camera=camera)
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     from web import api, auth, pages

@@ -255,6 +255,9 @@ def _paths(game_examples: dict[str, Any], action_examples: dict[str, Any],
         "/api/actions": {"post": host_call("Apply one action of the running game.", "200",
                                            _json("Action", action_examples))},
         "/api/undo": {"post": host_call("Undo the last action.", "200", None)},
+        "/api/camera/confirm": {"post": host_call(
+            "Apply the roll the camera offers (state.dice.offer); 409 when none is offered.",
+            "200", None)},
         "/api/openapi.json": {"get": {"summary": "This description.",
                                       "responses": {"200": {"description": "OpenAPI 3.1"}}}},
     }

@@ -45,8 +45,9 @@ ACTIONS: dict[str, ActionDoc] = {
     ),
 }
 
-#: Push buttons (see companion/controls.py): button name -> action sent.
-BUTTONS: dict[str, dict[str, Any]] = {"bank": {"type": "bank"}}
+#: Push buttons (see companion/controls.py): button name -> action sent, or "confirm"
+#: (apply the roll the camera offers).
+BUTTONS: dict[str, Any] = {"bank": {"type": "bank"}, "next": "confirm"}
 
 
 @dataclass(frozen=True)

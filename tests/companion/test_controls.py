@@ -1,0 +1,76 @@
+"""Push buttons driving a real session: gpiozero's MockFactory pins, SQLite journal."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.camera_link import DiceLink
+from companion.controls import Controls
+from companion.journal import Journal
+from companion.session import Session
+from hardware.buttons import DEFAULT_PINS, Buttons
+from vision.results import DiceReading
+
+
+@pytest.fixture
+def table(tmp_path, clock):
+    session = Session(Journal(tmp_path), clock=clock)
+    session.start("toss-up", ["Ann", "Bob"])
+    yield session
+    session.journal.close()
+
+
+@pytest.fixture
+def buttons(mock_factory, clock):
+    with Buttons(DEFAULT_PINS, pin_factory=mock_factory, clock=clock) as b:
+        yield b
+
+
+def press(factory, buttons, name, clock):
+    pin = factory.pin(DEFAULT_PINS[name])
+    pin.drive_low()
+    clock.advance(0.1)
+    pin.drive_high()
+    event = buttons.get(timeout=1)
+    assert event is not None and event.name == name and event.kind == "press"
+    return event
+
+
+def test_bank_and_undo_buttons_play_a_turn(table, buttons, mock_factory, clock):
+    controls = Controls(table)
+    table.act({"type": "roll", "green": 4, "yellow": 5, "red": 1})
+    event = press(mock_factory, buttons, "bank", clock)
+    assert controls.handle(event.name, event.kind) == "bank: done"
+    state = table.state()
+    assert [p["score"] for p in state["players"]] == [4, 0] and state["current"] == 1
+    event = press(mock_factory, buttons, "undo", clock)
+    assert controls.handle(event.name, event.kind) == "undo: done"
+    assert [p["score"] for p in table.state()["players"]] == [0, 0]
+
+
+def test_a_refused_press_says_why_and_changes_nothing(table, buttons, mock_factory, clock):
+    before = table.state()
+    event = press(mock_factory, buttons, "bank", clock)
+    assert "must roll before banking" in Controls(table).handle(event.name, event.kind)
+    assert table.state() == before
+
+
+def test_next_confirms_what_the_camera_offers(table, buttons, mock_factory, clock):
+    link = DiceLink(table)
+
+    class Camera:
+        confirm = staticmethod(link.confirm)
+
+    controls = Controls(table, camera=Camera())
+    link.on_reading(DiceReading(green=3, yellow=5, red=2))
+    assert table.state()["dice"]["offer"] == {"type": "roll", "green": 3, "yellow": 5, "red": 2}
+    event = press(mock_factory, buttons, "next", clock)
+    assert controls.handle(event.name, event.kind) == "next: done"
+    assert table.state()["turn"]["points"] == 3
+    assert table.state()["dice"]["offer"] is None
+
+
+def test_an_unmapped_button_does_nothing(table):
+    before = table.state()
+    assert "does nothing" in Controls(table).handle("timer")
+    assert table.state() == before
