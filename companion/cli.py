@@ -29,12 +29,27 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the camera loop, buttons and web server")
     serve.add_argument("--demo", action="store_true",
                        help="start a ready game with the replay camera on bundled images")
-    serve.add_argument("--host", default=None, help="address to listen on (default 0.0.0.0)")
-    serve.add_argument("--port", type=int, default=None, help="port (default 8000)")
-    serve.add_argument("--camera", default=None,
-                       help="auto, picamera2, opencv:N, replay:PATH or none")
-    serve.add_argument("--data-dir", default=None, help="folder for the journal and config")
     serve.add_argument("--pin", default=None, help="host PIN (default: a random one, printed)")
+    _config_flags(serve)
+
+    conf = sub.add_parser("config", help="print the effective settings as TOML "
+                                         "(the data folder's companion.toml, then flags)")
+    _config_flags(conf)
+
+    rec = sub.add_parser("record", help="capture labelled camera frames into a test suite")
+    rec.add_argument("--camera", required=True, help="auto, picamera2, opencv:N, replay:PATH")
+    rec.add_argument("--suite", required=True, metavar="DIR",
+                     help="suite folder (created if missing; labels.json is added to)")
+    rec.add_argument("--kind", choices=("dice", "cards"), default="dice")
+    rec.add_argument("--deck", default=None, metavar="DECK_DIR",
+                     help="cards: the deck folder to note in labels.json (default: deck)")
+    when = rec.add_mutually_exclusive_group()
+    when.add_argument("--every", type=float, default=None, metavar="SECONDS",
+                      help="capture every SECONDS (default: when Enter is pressed)")
+    when.add_argument("--count", type=int, default=None, metavar="N",
+                      help="stop after N images (with --label: N captures in a row)")
+    rec.add_argument("--label", default=None,
+                     help='the label of every capture: "3 4 3" (green yellow red) or card ids')
 
     detect = sub.add_parser("detect", help="recognize dice or cards in image files")
     kinds = detect.add_subparsers(dest="kind", required=True, parser_class=_Parser)
@@ -61,6 +76,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _config_flags(parser: argparse.ArgumentParser) -> None:
+    """The settings flags shared by ``serve`` and ``config`` (they override companion.toml)."""
+    parser.add_argument("--data-dir", default=None,
+                        help="folder for the journal and companion.toml")
+    parser.add_argument("--host", default=None, help="address to listen on (default 0.0.0.0)")
+    parser.add_argument("--port", type=int, default=None, help="port (default 8000)")
+    parser.add_argument("--camera", default=None,
+                        help="auto, picamera2, opencv:N, replay:PATH or none")
+    parser.add_argument("--replay-fps", type=float, default=None, metavar="FPS",
+                        help="frames per second of a replay camera (default 10)")
+    parser.add_argument("--dice", choices=("confirm", "auto"), default=None,
+                        help="confirm each roll the camera reads (default) or apply it")
+    parser.add_argument("--buzzer", default=None, metavar="PIN",
+                        help='BCM pin of the buzzer, or "none"')
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="any setting of companion.toml, e.g. buttons.pins.bank=5 "
+                             "(repeatable)")
+
+
+def config_overrides(args: argparse.Namespace) -> list[str]:
+    """The ``--set`` items plus the dedicated flags, as ``section.key=value`` strings."""
+    items = list(args.set)
+    for flag, key in (("host", "server.host"), ("port", "server.port"),
+                      ("camera", "camera.spec"), ("replay_fps", "camera.replay_fps"),
+                      ("dice", "recognition.dice"), ("buzzer", "buzzer.pin")):
+        value = getattr(args, flag, None)
+        if value is not None:
+            text = json.dumps(value) if isinstance(value, str) and flag != "buzzer" else value
+            items.append(f"{key}={text}")
+    return items
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -76,6 +123,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             from companion.cards_cmd import detect as detect_cards
 
             return detect_cards(args.images, args.deck, out=sys.stdout)
+        if args.command == "config":
+            return _config(args)
+        if args.command == "record":
+            from companion.record import record_command
+
+            return record_command(args)
         if args.command == "eval":
             return _eval(Path(args.suite))
         if args.command == "install-service":
@@ -101,6 +154,19 @@ def _eval(suite: Path) -> int:
         print(f"companion eval: unknown suite kind {kind!r} (dice or cards)", file=sys.stderr)
         return 2
     return evaluate(suite, labels, out=sys.stdout)
+
+
+def _config(args: argparse.Namespace) -> int:
+    """Print the effective settings as TOML (a valid companion.toml)."""
+    from companion.config import ConfigError, format_toml, load_config, resolve_data_dir
+
+    try:
+        config = load_config(resolve_data_dir(args.data_dir), overrides=config_overrides(args))
+    except ConfigError as exc:
+        print(f"companion config: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(format_toml(config))
+    return 0
 
 
 def _install_service(args: argparse.Namespace) -> int:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import signal
 import socket
 import sys
@@ -15,7 +14,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from companion.cli import config_overrides
+from companion.config import Config, ConfigError, load_config, resolve_data_dir
 from companion.controls import Controls
+from companion.indicators import Indicators
 from companion.journal import Journal
 from companion.session import Session
 
@@ -23,19 +25,14 @@ log = logging.getLogger("companion")
 
 DEMO_FRAMES = Path(__file__).parent / "demo" / "frames"
 DEMO_PLAYERS = ["Ann", "Ben", "Cleo"]
-DEFAULT_PORT = 8000
 DEMO_FPS = 0.25  # the demo's replay camera shows each recorded table for 4 s
+#: What --demo changes (below companion.toml, the environment and flags).
+DEMO_SETTINGS = {"camera": {"spec": f"replay:{DEMO_FRAMES}", "replay_fps": DEMO_FPS}}
 
 
 def data_dir(args: argparse.Namespace) -> Path:
     """The data folder: --data-dir, else $COMPANION_DATA_DIR, else a per-user default."""
-    chosen = args.data_dir or os.environ.get("COMPANION_DATA_DIR")
-    if chosen:
-        return Path(chosen).expanduser()
-    if args.demo:
-        return Path("data") / "demo"
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "companion"
+    return resolve_data_dir(args.data_dir, demo=bool(getattr(args, "demo", False)))
 
 
 def lan_address() -> str:
@@ -58,6 +55,13 @@ def serve(args: argparse.Namespace) -> int:
                         datefmt="%H:%M:%S")
     folder = data_dir(args)
     try:
+        config = load_config(folder, overrides=config_overrides(args),
+                             base=DEMO_SETTINGS if args.demo else None)
+        calibration = _calibration(config)
+    except ConfigError as exc:
+        print(f"companion serve: {exc}", file=sys.stderr)
+        return 2
+    try:
         folder.mkdir(parents=True, exist_ok=True)
         journal = Journal(folder)
     except OSError as exc:
@@ -72,36 +76,39 @@ def serve(args: argparse.Namespace) -> int:
     from web.app import create_app
     from web.server import make_server
 
-    spec = args.camera or os.environ.get("COMPANION_CAMERA") or (
-        f"replay:{DEMO_FRAMES}" if args.demo else "auto")
+    spec = config.camera
     try:
         open_camera(spec, probe=True)
     except CameraError as exc:
         print(f"companion serve: --camera {spec}: {exc}", file=sys.stderr)
+        journal.close()
         return 2
-    capture, recognizer = _camera(spec, session, demo=args.demo)
-    buttons = _open_buttons()
+    indicators = _indicators(config, session)
+    capture, recognizer = _camera(config, session, indicators, calibration)
+    buttons = _open_buttons(config)
 
-    config: dict[str, Any] = {"DATA_DIR": str(folder)}
+    web_config: dict[str, Any] = {"DATA_DIR": str(folder)}
     if args.pin:  # else $COMPANION_PIN, else one made once and kept in the data folder
-        config["PIN"] = args.pin
+        web_config["PIN"] = args.pin
     try:
-        app = create_app(config, session=session, camera=recognizer)
+        app = create_app(web_config, session=session, camera=recognizer)
     except ValueError as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
+        indicators.outputs.close()
+        journal.close()
         return 2
     pin = str(app.config["PIN"])
-    host = args.host or "0.0.0.0"
-    port = DEFAULT_PORT if args.port is None else args.port
     try:
-        server = make_server(app, host, port)
+        server = make_server(app, config.host, config.port)
     except OSError as exc:
-        print(f"companion serve: cannot listen on {host}:{port}: {exc.strerror or exc}",
-              file=sys.stderr)
+        print(f"companion serve: cannot listen on {config.host}:{config.port}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
+        indicators.outputs.close()
+        journal.close()
         return 1
 
     stop = threading.Event()
-    workers = [threading.Thread(target=_tick, args=(session, stop), name="timers")]
+    workers = [threading.Thread(target=_tick, args=(session, indicators, stop), name="timers")]
     if buttons is not None:
         workers.append(threading.Thread(target=_buttons_loop, name="buttons",
                                         args=(buttons, Controls(session, camera=recognizer),
@@ -111,13 +118,20 @@ def serve(args: argparse.Namespace) -> int:
         recognizer.start()
     for worker in workers:
         worker.start()
-    _announce(server.port, host, pin, folder, spec)
 
-    def _shutdown(*_: Any) -> None:
+    def _shutdown() -> None:
         stop.set()
         server.close()
 
-    signal.signal(signal.SIGTERM, _shutdown)
+    def _on_sigterm(*_: Any) -> None:
+        # The handler runs on the main thread, inside the server loop's select(): closing
+        # the sockets there breaks the loop, so another thread closes through its trigger.
+        stop.set()
+        threading.Thread(target=server.close, name="sigterm", daemon=True).start()
+
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    # Announce only once SIGTERM is handled: a supervisor may stop us right after it.
+    _announce(server.port, config.host, pin, folder, spec)
     try:
         server.run()
     except KeyboardInterrupt:
@@ -131,6 +145,8 @@ def serve(args: argparse.Namespace) -> int:
             worker.join(timeout=2)
         if buttons is not None:
             buttons.close()
+        indicators.close()
+        indicators.outputs.close()
         journal.close()
     return 0
 
@@ -154,17 +170,49 @@ def _announce(port: int, host: str, pin: str, folder: Path, camera: str) -> None
 """, flush=True)
 
 
-def _tick(session: Session, stop: threading.Event) -> None:
-    """Fire game timers (``Session.tick``) a few times a second."""
+def _tick(session: Session, indicators: Indicators, stop: threading.Event) -> None:
+    """Fire game timers (``Session.tick``) and due beeps a few times a second."""
     while not stop.wait(0.1):
         try:
+            indicators.tick()
             while session.tick() is not None:
                 pass
         except Exception:  # a broken timer must not stop the table
             log.exception("timer tick failed")
 
 
-def _camera(spec: str, session: Session, *, demo: bool) -> tuple[Any, Any]:
+def _calibration(config: Config) -> Any:
+    """The dice calibration of companion.toml as a Calibration, or None.
+
+    :raises ConfigError: the table is not a calibration ``vision.calibrate`` wrote.
+    """
+    if not config.calibration:
+        return None
+    from vision.calibrate import Calibration
+
+    try:
+        return Calibration.from_dict(dict(config.calibration))
+    except ValueError as exc:
+        raise ConfigError(f"{config.source}: camera.calibration: {exc}.") from None
+
+
+def _indicators(config: Config, session: Session) -> Indicators:
+    """Status LEDs and buzzer on the configured pins (nothing, one log line, off a Pi)."""
+    from hardware.outputs import NullOutputs, open_outputs
+
+    try:
+        outputs = open_outputs(dict(config.leds), buzzer=config.buzzer)
+    except ImportError as exc:  # gpiozero not installed at all
+        log.info("no status LEDs or buzzer: %s", exc)
+        outputs = NullOutputs()
+    indicators = Indicators(outputs, clock=session.clock)
+    session.add_listener(indicators.on_change)
+    indicators.start(session.state())
+    return indicators
+
+
+def _camera(config: Config, session: Session, indicators: Indicators,
+            calibration: Any) -> tuple[Any, Any]:
     """The capture thread and the recognition loop, or (None, None) for ``--camera none``."""
     from hardware.camera import open_camera
     from hardware.capture import CaptureThread
@@ -172,25 +220,32 @@ def _camera(spec: str, session: Session, *, demo: bool) -> tuple[Any, Any]:
     from companion.camera_link import DiceLink
     from companion.recognition import Recognizer
 
+    spec, fps = config.camera, config.replay_fps
     if spec == "none":
         session.set_extra("camera", {"online": False, "status": "no camera"})
         return None, None
-    # The demo holds each recorded table for a few seconds, as dice lie still after a roll.
-    fps = DEMO_FPS if demo else 10.0
+
+    def on_status(status: dict[str, Any]) -> None:
+        session.set_extra("camera", status)
+        indicators.on_camera(status)
+
     capture = CaptureThread(lambda: open_camera(spec, replay_fps=fps),
-                            stall_seconds=max(5.0, 3 / fps),
-                            on_status=lambda status: session.set_extra("camera", status))
-    recognizer = Recognizer(capture.latest, session, link=DiceLink(session))
+                            stall_seconds=max(5.0, 3 / fps), on_status=on_status)
+    recognizer = Recognizer(capture.latest, session, calibration=calibration,
+                            link=DiceLink(session, auto=config.dice == "auto"))
     return capture, recognizer
 
 
-def _open_buttons() -> Any:
-    """Buttons on the Pi's GPIO, or None (one log line) where there is no GPIO."""
-    from hardware.buttons import Buttons, DEFAULT_PINS, GPIOUnavailable
+def _open_buttons(config: Config) -> Any:
+    """Buttons on the configured GPIO pins, or None (one log line) where there is no GPIO."""
+    from hardware.buttons import open_buttons
 
+    if not config.buttons:
+        return None
     try:
-        return Buttons(DEFAULT_PINS)
-    except GPIOUnavailable as exc:
+        return open_buttons(dict(config.buttons), hold_seconds=config.hold_seconds,
+                            bounce_seconds=config.bounce_seconds)
+    except ImportError as exc:  # gpiozero not installed at all
         log.info("no push buttons: %s", exc)
         return None
 

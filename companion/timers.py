@@ -58,10 +58,14 @@ def new_timer(seconds: float) -> Timer:
 
 
 def remaining(timer: Timer, now: float) -> float:
-    """Seconds left at ``now``; never negative."""
+    """Seconds left at ``now``; never negative, never more than the duration.
+
+    The bound also absorbs float rounding: a deadline of ``at + left`` read back at
+    ``at`` can give ``left`` plus a few ulps.
+    """
     if timer.deadline is None:
-        return timer.left
-    return max(0.0, timer.deadline - now)
+        return min(timer.left, timer.duration)
+    return min(timer.duration, max(0.0, timer.deadline - now))
 
 
 def is_expired(timer: Timer, now: float) -> bool:

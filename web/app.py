@@ -11,9 +11,10 @@ import logging
 import os
 import secrets
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
@@ -30,9 +31,13 @@ DEFAULTS: dict[str, Any] = {
     "SSE_KEEPALIVE": 15.0,  # seconds between keep-alive comments on an idle stream
     "SSE_MAX_SECONDS": None,  # None: streams run until the client leaves or the app stops
     "SSE_POLL": 0.5,  # seconds a stream waits at most before checking for shutdown
-    "MAX_CONTENT_LENGTH": 64 * 1024,
-    "PIN_MAX_FAILURES": 10,  # wrong PINs allowed per client ...
-    "PIN_FAILURE_WINDOW": 60.0,  # ... within this many seconds
+    "MAX_CONTENT_LENGTH": 64 * 1024,  # bytes of a request body (413 beyond)
+    "MAX_FORM_MEMORY_SIZE": 16 * 1024,  # bytes of a form field (the PIN form)
+    "MAX_FORM_PARTS": 50,
+    "PIN_MAX_FAILURES": 5,  # wrong PINs a client may make before it has to wait ...
+    "PIN_DELAY_BASE": 1.0,  # ... this many seconds, doubling with every next wrong PIN ...
+    "PIN_DELAY_MAX": 60.0,  # ... up to this
+    "PIN_FAILURE_WINDOW": 60.0,  # a count is forgotten this long after its last wait
     "PIN_COOKIE_DAYS": 30,
     "JSON_SORT_KEYS": False,
 }
@@ -53,8 +58,9 @@ class Companion:
     session: Session
     camera: Any = None
     stop: threading.Event = field(default_factory=threading.Event)
-    failures: dict[str, list[float]] = field(default_factory=dict)
+    failures: dict[str, Any] = field(default_factory=dict)  # client -> web.auth.Failures
     lock: threading.Lock = field(default_factory=threading.Lock)
+    clock: Callable[[], float] = time.monotonic  # the PIN throttle's clock (tests: fake)
 
     def shutdown(self) -> None:
         """Ask every open event stream to end (called when the server closes)."""
@@ -86,11 +92,13 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     app.extensions["companion"] = Companion(session=session, camera=camera)
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
-    from web import api, auth, pages
+    from web import api, auth, history, pages, preview
 
     app.register_blueprint(api.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(history.bp)
+    app.register_blueprint(preview.bp)
     _register_errors(app)
     app.after_request(_secure_headers)
     return app
@@ -109,6 +117,8 @@ def _coerce_numbers(app: Flask) -> None:
     """
     for key, kind in (("SSE_KEEPALIVE", float), ("SSE_MAX_SECONDS", float), ("SSE_POLL", float),
                       ("PIN_FAILURE_WINDOW", float), ("MAX_CONTENT_LENGTH", int),
+                      ("PIN_DELAY_BASE", float), ("PIN_DELAY_MAX", float),
+                      ("MAX_FORM_MEMORY_SIZE", int), ("MAX_FORM_PARTS", int),
                       ("PIN_MAX_FAILURES", int), ("PIN_COOKIE_DAYS", int)):
         value = app.config.get(key)
         if not isinstance(value, str):
@@ -190,7 +200,9 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
-        return jsonify(error=_sentence(exc)), exc.code or 500
+        # keep the exception's own headers (Allow, Retry-After, Location), not its HTML type
+        headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
+        return jsonify(error=_sentence(exc)), exc.code or 500, headers
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Any:  # a safety net, not a substitute for validation

@@ -258,6 +258,43 @@ def _paths(game_examples: dict[str, Any], action_examples: dict[str, Any],
         "/api/camera/confirm": {"post": host_call(
             "Apply the roll the camera offers (state.dice.offer); 409 when none is offered.",
             "200", None)},
+        **_preview_paths(host),
         "/api/openapi.json": {"get": {"summary": "This description.",
                                       "responses": {"200": {"description": "OpenAPI 3.1"}}}},
+    }
+
+
+def _preview_paths(host: list[dict[str, list[str]]]) -> dict[str, Any]:
+    """The host's live camera preview (web/preview.py): one JPEG, or an MJPEG stream."""
+    def error(text: str) -> dict[str, Any]:
+        return {"description": text, "content": _json("Error")}
+
+    refusals = {"401": {"$ref": "#/components/responses/Unauthorized"},
+                "404": error("The companion runs without a camera.")}
+    picture = ("The latest camera frame, shrunk to 480 pixels wide, with the latest reading "
+               "drawn on it: dice outlined in the colour read, cards outlined and named.")
+    return {
+        "/api/camera/preview.jpg": {"get": {
+            "summary": "One preview picture (host only).", "description": picture,
+            "security": host, "responses": {
+                "200": {"description": "A JPEG.",
+                        "content": {"image/jpeg": {"schema": {"type": "string",
+                                                              "format": "binary"}}}},
+                **refusals,
+                "409": error("The camera has not delivered a picture yet.")}}},
+        "/api/camera/preview.mjpeg": {"get": {
+            "summary": "Live preview stream (host only).",
+            "description": picture + " A JPEG part for every new picture, at most 5 a "
+                                     "second; the same again once a second when still.",
+            "security": host,
+            "parameters": [{"name": "frames", "in": "query", "required": False,
+                            "description": "End the stream after this many pictures.",
+                            "schema": {"type": "integer", "minimum": 1,
+                                       "maximum": 100000}}],
+            "responses": {
+                "200": {"description": "multipart/x-mixed-replace; boundary=frame",
+                        "content": {"multipart/x-mixed-replace": {
+                            "schema": {"type": "string", "format": "binary"}}}},
+                "400": {"$ref": "#/components/responses/BadRequest"},
+                **refusals}}},
     }

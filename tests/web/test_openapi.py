@@ -89,7 +89,8 @@ def test_structure(spec):
     assert spec["info"]["title"] and spec["info"]["version"]
     expected = {"/api/state": {"get"}, "/api/events": {"get"}, "/api/games": {"post"},
                 "/api/actions": {"post"}, "/api/undo": {"post"}, "/api/camera/confirm": {"post"},
-                "/api/openapi.json": {"get"}}
+                "/api/openapi.json": {"get"}, "/api/camera/preview.jpg": {"get"},
+                "/api/camera/preview.mjpeg": {"get"}}
     assert {path: set(ops) for path, ops in spec["paths"].items()} == expected
     for path, ops in spec["paths"].items():
         for op in ops.values():

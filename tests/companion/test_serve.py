@@ -1,0 +1,136 @@
+"""``companion serve`` as a process: it starts, prints the address, serves, stops on SIGTERM."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+import cv2
+import numpy as np
+from tests.vision.dice_support import scene
+
+ROOT = Path(__file__).resolve().parents[2]
+PIN = "97531"
+ANNOUNCE = re.compile(rb"Scoreboard \(phones\): http://127\.0\.0\.1:(\d+)/")
+
+
+class Served:
+    """A ``companion serve`` child process on a free port."""
+
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+        command = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
+                   "--port", "0", "--pin", PIN, *args]
+        clean = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+        self.proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, env={**clean, **(env or {})})
+        self.out = b""
+        self.port = self._wait_for_port(timeout=60)
+
+    def _wait_for_port(self, timeout: float) -> int:
+        assert self.proc.stdout is not None
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.proc.stdout], [], [], deadline - time.monotonic())
+            chunk = os.read(self.proc.stdout.fileno(), 4096) if ready else b""
+            if not chunk:
+                break
+            self.out += chunk
+            found = ANNOUNCE.search(self.out)
+            if found:
+                return int(found.group(1))
+        self.proc.kill()
+        raise AssertionError(f"no address announced: {self.out!r} {self.stderr()!r}")
+
+    def get(self, path: str, *, host: bool = False) -> tuple[int, str, bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            conn.request("GET", path, headers={"Authorization": f"Bearer {PIN}"} if host else {})
+            response = conn.getresponse()
+            return response.status, response.getheader("Content-Type", ""), response.read()
+        finally:
+            conn.close()
+
+    def stop(self) -> int:
+        self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(timeout=30)
+
+    def stderr(self) -> str:
+        assert self.proc.stderr is not None
+        return self.proc.stderr.read().decode(errors="replace")
+
+
+@pytest.fixture
+def served() -> Iterator[list[Served]]:
+    started: list[Served] = []
+    yield started
+    for proc in started:
+        if proc.proc.poll() is None:
+            proc.proc.kill()
+            proc.proc.wait(timeout=10)
+        for stream in (proc.proc.stdout, proc.proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def test_serve_starts_answers_and_stops_on_sigterm(tmp_path: Path, served: list[Served]) -> None:
+    # an unknown pin factory: no GPIO even when the tests run on a Pi
+    server = Served("--camera", "none", "--data-dir", str(tmp_path / "data"),
+                    env={"GPIOZERO_PIN_FACTORY": "no-such-factory"})
+    served.append(server)
+    assert f"PIN {PIN}".encode() in server.out
+    status, kind, body = server.get("/api/state")
+    assert status == 200 and kind.startswith("application/json")
+    state = json.loads(body)
+    assert state["version"] == 0 and state["camera"] == {"online": False, "status": "no camera"}
+    status, _, body = server.get("/api/camera/preview.jpg", host=True)
+    assert status == 404 and "without a camera" in json.loads(body)["error"]
+    assert server.stop() == 0
+    err = server.stderr()
+    assert "Traceback" not in err
+    assert err.count("not used") == 2  # without GPIO: one log line for buttons, one for LEDs
+
+
+def test_serve_shows_the_replay_preview_and_wires_gpio(tmp_path: Path,
+                                                       served: list[Served]) -> None:
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0001.png"), scene(["green", "yellow", "red"]))
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "companion.toml").write_text('[buzzer]\npin = "none"\n[leds]\nbust = 12\n')
+    server = Served("--camera", f"replay:{frames}", "--data-dir", str(data),
+                    "--replay-fps", "20", env={"GPIOZERO_PIN_FACTORY": "mock"})
+    served.append(server)
+    # the stream waits for the camera's first picture by itself
+    status, kind, body = server.get("/api/camera/preview.mjpeg?frames=1", host=True)
+    assert status == 200 and kind.startswith("multipart/x-mixed-replace")
+    jpeg = body.split(b"\r\n\r\n", 1)[1].rsplit(b"\r\n", 1)[0]
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert image is not None and image.shape == (360, 480, 3)
+    state = json.loads(server.get("/api/state")[2])
+    assert state["camera"]["online"] is True
+    assert server.stop() == 0
+    err = server.stderr()
+    assert "Traceback" not in err and "not used" not in err  # mock pins: GPIO wired
+
+
+def test_a_bad_config_file_stops_serve_with_one_line(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "companion.toml").write_text("[leds]\nready = 'top'\n")
+    done = subprocess.run([sys.executable, "-m", "companion.cli", "serve", "--camera", "none",
+                           "--data-dir", str(data)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "leds.ready must be a GPIO number" in done.stderr
