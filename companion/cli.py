@@ -146,7 +146,7 @@ def _eval(suite: Path) -> int:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"companion eval: {suite}: no readable labels.json ({exc})", file=sys.stderr)
         return 2
-    if kind == "dice":
+    if kind in ("dice", "dice-count"):
         from companion.dice_cmd import evaluate
     elif kind == "cards":
         from companion.cards_cmd import evaluate

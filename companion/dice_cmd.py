@@ -1,0 +1,220 @@
+"""``companion detect dice`` and ``companion eval`` on dice suites.
+
+Output of ``detect`` (CONTRACT.md): one JSON object per line, one line per image, in the
+order given: ``{"image": PATH, "green": g, "yellow": y, "red": r, "other": o}`` or
+``{"image": PATH, "error": LINE}``. Exit 0 when every image was read, 1 when one could not
+be. Never a traceback: whatever goes wrong with one image becomes its error line.
+
+``eval`` reads a suite folder (``labels.json`` of kind ``dice``, or ``dice-count`` for
+photos whose dice are boxed but not coloured) and prints each image it got wrong, then a
+summary: exact-match rate, per-colour error, per-die accuracy when the labels place the
+dice, per-condition rates when they name a condition, and time per image.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import IO
+
+from vision.dice import read_dice
+from vision.imageio import ImageError, read_image
+from vision.results import DICE_COLOURS, DiceReading
+
+_COLOURS = DICE_COLOURS  # green, yellow, red, other
+
+
+def detect(paths: list[str], *, out: IO[str]) -> int:
+    """Count the dice by top-face colour in each image; one JSON line per image on ``out``."""
+    status = 0
+    for path in paths:
+        try:
+            reading = read_dice(read_image(path))
+            line = {"image": path, **reading.to_dict()}
+        except ImageError as exc:
+            line, status = {"image": path, "error": str(exc)}, 1
+        except (ValueError, MemoryError) as exc:
+            line, status = {"image": path, "error": f"cannot read dice: {_one_line(exc)}"}, 1
+        except Exception as exc:  # noqa: BLE001 - the contract forbids tracebacks
+            line, status = {"image": path, "error": f"internal error: {_one_line(exc)}"}, 1
+        out.write(json.dumps(line) + "\n")
+        out.flush()
+    return status
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:300]
+
+
+def evaluate(suite_dir: Path, labels: dict, *, out: IO[str]) -> int:
+    """Score the dice reader on a suite; print mistakes and a summary on ``out``.
+
+    Returns 0 when every image could be read and scored, 1 when one could not, 2 when the
+    labels are malformed.
+    """
+    images = labels.get("images")
+    if not isinstance(images, dict) or not images:
+        out.write(f"companion eval: {suite_dir}: labels.json has no images\n")
+        return 2
+    if labels.get("kind") == "dice-count":
+        return _evaluate_finder(suite_dir, images, out=out)
+    score = _Score()
+    for name in sorted(images):
+        label = images[name]
+        if not isinstance(label, dict) or not all(isinstance(label.get(c, 0), int) for c in _COLOURS):
+            out.write(f"{name}: malformed label\n")
+            score.unreadable += 1
+            continue
+        reading, seconds, error = _read(suite_dir / name)
+        if reading is None:
+            out.write(f"{name}: cannot read ({error})\n")
+            score.unreadable += 1
+            continue
+        score.add(name, label, reading, seconds, out)
+    score.report(out)
+    return 1 if score.unreadable else 0
+
+
+def _read(path: Path) -> tuple[DiceReading | None, float, str]:
+    try:
+        frame = read_image(path)
+    except ImageError as exc:
+        return None, 0.0, str(exc)
+    start = time.process_time()
+    try:
+        reading = read_dice(frame)
+    except ValueError as exc:
+        return None, 0.0, _one_line(exc)
+    return reading, time.process_time() - start, ""
+
+
+class _Score:
+    """Running totals for a dice suite."""
+
+    def __init__(self) -> None:
+        self.n = self.exact = self.unreadable = 0
+        self.abs_err = dict.fromkeys(_COLOURS, 0)
+        self.dice = self.dice_right = 0
+        self.times: list[float] = []
+        self.by_condition: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+
+    def add(self, name: str, label: dict, reading: DiceReading, seconds: float, out: IO[str]) -> None:
+        want = tuple(int(label.get(c, 0)) for c in _COLOURS)
+        got = reading.counts()
+        ok = want == got
+        self.n += 1
+        self.exact += ok
+        self.times.append(seconds)
+        for c, w, g in zip(_COLOURS, want, got):
+            self.abs_err[c] += abs(w - g)
+        cond = label.get("condition")
+        if isinstance(cond, str):
+            self.by_condition[cond][0] += ok
+            self.by_condition[cond][1] += 1
+        if isinstance(label.get("dice"), list):
+            right, total = _match_dice(label["dice"], reading)
+            self.dice_right += right
+            self.dice += total
+        if not ok:
+            where = f" [{cond}]" if isinstance(cond, str) else ""
+            out.write(f"{name}: saw {_fmt(got)}, expected {_fmt(want)}{where}\n")
+
+    def report(self, out: IO[str]) -> None:
+        if not self.n:
+            out.write("no image could be scored\n")
+            return
+        out.write(f"images: {self.n} scored, {self.unreadable} unreadable\n")
+        out.write(f"exact match: {self.exact}/{self.n} = {100 * self.exact / self.n:.1f}%\n")
+        err = ", ".join(f"{c} {self.abs_err[c] / self.n:.3f}" for c in _COLOURS)
+        out.write(f"per-colour mean absolute error (dice per image): {err}\n")
+        if self.dice:
+            out.write(f"per-die: {self.dice_right}/{self.dice} = "
+                      f"{100 * self.dice_right / self.dice:.2f}% found with the right colour\n")
+        times = sorted(self.times)
+        out.write(f"time per image (CPU): median {1000 * times[len(times) // 2]:.1f} ms, "
+                  f"max {1000 * times[-1]:.1f} ms\n")
+        if self.by_condition:
+            out.write("per condition (exact match):\n")
+            for cond, (ok, n) in sorted(self.by_condition.items(), key=lambda kv: kv[1][0] / kv[1][1]):
+                out.write(f"  {cond:14s} {ok}/{n} = {100 * ok / n:.1f}%\n")
+
+
+def _fmt(counts: tuple[int, ...]) -> str:
+    return " ".join(f"{c[0]}{n}" for c, n in zip(_COLOURS, counts))
+
+
+def _match_dice(labelled: list, reading: DiceReading) -> tuple[int, int]:
+    """(dice found at their labelled place with the labelled colour, labelled dice).
+
+    A labelled die matches the nearest unused die within 0.6 of the typical die size.
+    """
+    if not reading.dice:
+        return 0, len(labelled)
+    sizes = sorted(_span(d.outline) for d in reading.dice)
+    reach = 0.6 * sizes[len(sizes) // 2]
+    unused = list(reading.dice)
+    right = 0
+    for item in labelled:
+        try:
+            x, y, colour = float(item["x"]), float(item["y"]), item["colour"]
+        except (KeyError, TypeError, ValueError):
+            continue
+        best = min(unused, key=lambda d: (d.centre[0] - x) ** 2 + (d.centre[1] - y) ** 2,
+                   default=None)
+        if best is None or ((best.centre[0] - x) ** 2 + (best.centre[1] - y) ** 2) ** 0.5 > reach:
+            continue
+        unused.remove(best)
+        right += best.colour == colour
+    return right, len(labelled)
+
+
+def _span(outline: tuple[tuple[float, float], ...]) -> float:
+    xs = [p[0] for p in outline]
+    ys = [p[1] for p in outline]
+    return max(max(xs) - min(xs), max(ys) - min(ys), 1.0)
+
+
+def find_rate(boxes: list, reading: DiceReading) -> tuple[int, int]:
+    """(labelled boxes holding a found die's centre, found dice inside no box).
+
+    Each box is [x0, y0, x1, y1] in frame pixels; each found die is used at most once.
+    """
+    unused = list(reading.dice)
+    hits = 0
+    for x0, y0, x1, y1 in boxes:
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        inside = [d for d in unused if x0 <= d.centre[0] <= x1 and y0 <= d.centre[1] <= y1]
+        if inside:
+            best = min(inside, key=lambda d: (d.centre[0] - cx) ** 2 + (d.centre[1] - cy) ** 2)
+            unused.remove(best)
+            hits += 1
+    return hits, len(unused)
+
+
+def _evaluate_finder(suite_dir: Path, images: dict, *, out: IO[str]) -> int:
+    """Photos of ordinary dice, each boxed: how many dice are found, how many false finds."""
+    labelled = found = hits = false = unreadable = 0
+    times = []
+    for name in sorted(images):
+        boxes = images[name].get("boxes") if isinstance(images[name], dict) else None
+        reading, seconds, error = _read(suite_dir / name)
+        if reading is None or not isinstance(boxes, list):
+            out.write(f"{name}: cannot read ({error or 'no boxes'})\n")
+            unreadable += 1
+            continue
+        h, f = find_rate(boxes, reading)
+        labelled, found, hits, false = labelled + len(boxes), found + reading.count, hits + h, false + f
+        times.append(seconds)
+        if h < len(boxes) or f:
+            out.write(f"{name}: found {h}/{len(boxes)} dice, {f} false\n")
+    if labelled:
+        out.write(f"dice found: {hits}/{labelled} = {100 * hits / labelled:.1f}%\n")
+        out.write(f"false finds: {false}/{max(found, 1)} = {100 * false / max(found, 1):.1f}% "
+                  f"of what was found\n")
+    if times:
+        times.sort()
+        out.write(f"time per image (CPU): median {1000 * times[len(times) // 2]:.1f} ms\n")
+    return 1 if unreadable else 0

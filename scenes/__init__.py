@@ -1,0 +1,1 @@
+"""Deterministic scene renderer: photo-like labelled images of a game table."""

@@ -1,0 +1,111 @@
+"""The dice reader on tables drawn in the test: one hard thing at a time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cv2
+
+from tests.vision import dice_support as ds
+from vision.dice import DiceParams, read_dice
+from vision.results import DiceReading, Die
+
+
+@pytest.mark.parametrize("frame, words", [
+    ([[1, 2, 3]], "numpy array"),
+    (np.zeros((100, 100), np.uint8), "shape"),
+    (np.zeros((100, 100, 4), np.uint8), "shape"),
+    (np.zeros((100, 100, 3), np.float32), "uint8"),
+    (np.zeros((20, 100, 3), np.uint8), "too small"),
+])
+def test_bad_frames_are_refused_with_a_sentence(frame, words):
+    with pytest.raises(ValueError, match=words):
+        read_dice(frame)
+
+
+@pytest.mark.parametrize("colour", [(150, 150, 155), (40, 110, 30), (236, 238, 238),
+                                    (30, 45, 80), (45, 40, 190)])
+def test_an_empty_table_has_no_dice(colour):
+    assert read_dice(ds.table(colour=colour)).count == 0
+
+
+def test_counts_each_colour_and_other_games_dice():
+    frame = ds.scene(["green", "yellow", "red", "green", ds.BLUE, ds.BLACK, "yellow", "green"])
+    reading = read_dice(frame)
+    assert reading.counts() == (3, 2, 1, 2)
+    assert reading.to_dict() == {"green": 3, "yellow": 2, "red": 1, "other": 2}
+    assert len(reading.dice) == reading.count == 8
+
+
+@pytest.mark.parametrize("angle", [0, 20, 45, 70])
+def test_any_rotation(angle):
+    frame = ds.table()
+    for i, colour in enumerate(["green", "yellow", "red"]):
+        ds.die(frame, (150 + 160 * i, 240), 36, ds.FACE[colour], angle=angle + 7 * i, pips=5)
+    assert read_dice(frame).counts() == (1, 1, 1, 0)
+
+
+def test_light_dice_with_coloured_marks():
+    frame = ds.table(colour=(120, 125, 120))
+    for i, mark in enumerate([ds.GREEN, ds.GREEN, ds.YELLOW, ds.RED]):
+        ds.die(frame, (120 + 130 * i, 240), 40, ds.WHITE, mark=mark, angle=10 * i)
+    assert read_dice(frame).counts() == (2, 1, 1, 0)
+
+
+@pytest.mark.parametrize("table_colour", [(40, 110, 30), (236, 238, 238), (30, 45, 80)])
+def test_dice_on_tables_that_fight_the_colours(table_colour):
+    frame = ds.scene(["green", "yellow", "red", "green", "red"], table_colour=table_colour)
+    assert read_dice(frame).counts() == (2, 1, 2, 0)
+
+
+def test_dice_and_their_positions_come_back_in_frame_pixels():
+    frame = ds.table(size=(1280, 960))
+    ds.die(frame, (300, 400), 70, ds.GREEN, pips=2)
+    ds.die(frame, (900, 600), 70, ds.RED, pips=4)
+    reading = read_dice(frame)
+    assert reading.counts() == (1, 0, 1, 0)
+    by_colour = {d.colour: d for d in reading.dice}
+    for colour, (x, y) in {"green": (300, 400), "red": (900, 600)}.items():
+        die = by_colour[colour]
+        assert abs(die.centre[0] - x) < 8 and abs(die.centre[1] - y) < 8
+        outline = np.array(die.outline, np.float32)
+        assert cv2.pointPolygonTest(outline, (x, y), False) >= 0
+        assert 0.6 * 70 < np.sqrt(cv2.contourArea(outline)) < 1.3 * 70
+        assert 0.0 <= die.confidence <= 1.0
+
+
+def test_the_frame_is_not_written_to():
+    frame = ds.scene(["green", "yellow", "red"])
+    before = frame.copy()
+    read_dice(frame)
+    assert np.array_equal(frame, before)
+
+
+def test_same_counts_at_both_camera_sizes():
+    small = ds.scene(["green", "yellow", "red", "yellow"], side=30)
+    big = cv2.resize(small, (1280, 960), interpolation=cv2.INTER_LINEAR)
+    assert read_dice(small).counts() == read_dice(big).counts() == (1, 2, 1, 0)
+
+
+def test_coins_and_pencils_are_not_dice():
+    frame = ds.scene(["green", "red"])
+    cv2.circle(frame, (400, 300), 20, (70, 160, 200), -1, cv2.LINE_AA)  # a brass coin
+    cv2.circle(frame, (500, 300), 18, (160, 160, 165), -1, cv2.LINE_AA)  # a steel coin
+    cv2.line(frame, (100, 400), (420, 430), (30, 200, 235), 12, cv2.LINE_AA)  # a yellow pencil
+    assert read_dice(frame).counts() == (1, 0, 1, 0)
+
+
+def test_params_are_used():
+    frame = ds.scene(["green", "yellow"], side=34)
+    assert read_dice(frame).count == 2
+    assert read_dice(frame, params=DiceParams(fg_threshold=500)).count == 0
+
+
+def test_reading_totals_follow_its_dice():
+    dice = (Die(((0, 0), (1, 0), (1, 1), (0, 1)), (0.5, 0.5), "green", 0.9),
+            Die(((2, 0), (3, 0), (3, 1), (2, 1)), (2.5, 0.5), "other", 0.4))
+    reading = DiceReading.from_dice(dice)
+    assert reading.counts() == (1, 0, 0, 1) and reading.count == 2
+    assert reading.confidence == 0.4
+    assert DiceReading().confidence == 1.0 and DiceReading().count == 0

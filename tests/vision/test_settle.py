@@ -1,0 +1,101 @@
+"""The settling vote: one reading per roll, never during motion or with a hand in view."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.results import DiceReading, Die
+from vision.settle import DiceSettler, motion_score
+
+
+def reading(g: int, y: int, r: int, other: int = 0, confidence: float = 0.9) -> DiceReading:
+    dice = [Die(outline=((0, 0), (1, 0), (1, 1), (0, 1)), centre=(float(i), 0.0), colour=c,
+                confidence=confidence)
+            for i, c in enumerate(["green"] * g + ["yellow"] * y + ["red"] * r + ["other"] * other)]
+    return DiceReading.from_dice(dice)
+
+
+def feed_still(settler, clock, readings, step=0.1):
+    """Feed still frames 0.1 s apart; return the decisions made."""
+    out = []
+    for rd in readings:
+        clock.advance(step)
+        result = settler.feed(rd, motion=0.5)
+        if result is not None:
+            out.append(result)
+    return out
+
+
+def test_one_reading_per_roll(clock):
+    settler = DiceSettler(clock=clock)
+    settler.feed(reading(1, 1, 1), motion=30.0)  # dice still rolling
+    results = feed_still(settler, clock, [reading(3, 4, 3)] * 20)
+    assert len(results) == 1
+    assert results[0].settled and results[0].reading.counts() == (3, 4, 3, 0)
+    assert results[0].votes >= 4
+
+
+def test_waits_for_the_table_to_be_still_long_enough(clock):
+    settler = DiceSettler(window=3, agree=3, still_frames=3, still_seconds=1.0, clock=clock)
+    assert feed_still(settler, clock, [reading(2, 0, 0)] * 5, step=0.1) == []
+    assert len(feed_still(settler, clock, [reading(2, 0, 0)] * 7, step=0.1)) == 1
+
+
+def test_motion_and_hands_reset_the_vote(clock):
+    settler = DiceSettler(window=4, agree=4, still_frames=4, still_seconds=0.0, clock=clock)
+    assert feed_still(settler, clock, [reading(2, 1, 0)] * 3) == []
+    clock.advance(0.1)
+    assert settler.feed(reading(2, 1, 0), motion=0.5, hand=True) is None
+    assert feed_still(settler, clock, [reading(2, 1, 0)] * 3) == []
+    assert len(feed_still(settler, clock, [reading(2, 1, 0)])) == 1
+
+
+def test_never_while_a_hand_is_in_view(clock):
+    settler = DiceSettler(clock=clock)
+    for _ in range(30):
+        clock.advance(0.1)
+        assert settler.feed(reading(5, 0, 0), motion=0.0, hand=True) is None
+
+
+def test_next_roll_after_motion_gives_a_new_reading(clock):
+    settler = DiceSettler(clock=clock)
+    first = feed_still(settler, clock, [reading(3, 4, 3)] * 10)
+    settler.feed(reading(0, 0, 0), motion=50.0)
+    second = feed_still(settler, clock, [reading(2, 2, 3)] * 10)
+    assert [r.reading.counts() for r in first + second] == [(3, 4, 3, 0), (2, 2, 3, 0)]
+
+
+def test_disagreeing_frames_say_unsure_once(clock):
+    settler = DiceSettler(window=5, agree=4, clock=clock)
+    flicker = [reading(3, 4, 3), reading(4, 3, 3), reading(3, 4, 3), reading(4, 3, 3),
+               reading(3, 3, 4)] * 4
+    results = feed_still(settler, clock, flicker)
+    assert len(results) == 1
+    assert results[0].kind == "unsure" and results[0].reading is None and not results[0].settled
+
+
+def test_unsure_dice_do_not_vote(clock):
+    settler = DiceSettler(clock=clock, min_confidence=0.6)
+    results = feed_still(settler, clock, [reading(3, 4, 3, confidence=0.3)] * 10)
+    assert [r.kind for r in results] == ["unsure"]
+
+
+def test_an_empty_table_is_not_a_roll(clock):
+    settler = DiceSettler(clock=clock)
+    assert feed_still(settler, clock, [reading(0, 0, 0)] * 20) == []
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError, match="agree"):
+        DiceSettler(window=3, agree=4)
+
+
+def test_motion_score():
+    a = np.full((120, 160, 3), 100, np.uint8)
+    b = a.copy()
+    assert motion_score(a, b) == 0.0
+    b[:, :80] = 200
+    assert motion_score(a, b) == pytest.approx(50.0, abs=1.0)
+    assert motion_score(None, b) == 255.0
+    assert motion_score(a[:60], b) == 255.0

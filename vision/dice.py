@@ -1,0 +1,232 @@
+"""Read Toss Up! dice: find every die in a frame and name its top face's colour.
+
+>>> reading = read_dice(frame)            # frame: (H, W, 3) uint8 BGR
+>>> reading.green, reading.yellow, reading.red, reading.other
+
+Pipeline (at a working size of at most ``DiceParams.work_size`` pixels wide, smaller for
+big dice): exposure -> table colours and foreground blobs (``dice_segment``) -> colour
+classes and face candidates near the blobs (``dice_faces``), marks of light dice
+(``dice_marks``) -> one top face per die, shadows, cloth patterns and side faces left out
+(``dice_pick``) -> totals. A calibration (``vision.calibrate``) replaces the guessed die
+size and the colour boundaries with learned ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+import cv2
+
+from vision import dice_faces as faces_
+from vision import dice_pick as pick
+from vision.calibrate import Calibration, apply_calibration
+from vision.dice_marks import find_marks
+from vision.dice_segment import (clean_mask, foreground, is_table_colour, normalise_exposure,
+                                 table_model)
+from vision.results import DiceReading, Die
+
+
+@dataclass(frozen=True)
+class DiceParams:
+    """Tunables of :func:`read_dice`.
+
+    Attributes
+    ----------
+    work_size : int
+        Frames wider than this many pixels are shrunk to it first.
+    face_side : float
+        Dice whose edge looks longer than this (pixels) are looked at shrunk to this size.
+    fg_threshold : float
+        Colour distance (weighted 8-bit Lab) from the table that makes a pixel foreground.
+    min_sat, light_value, min_value : int
+        HSV saturation that makes a pixel coloured; value above which an uncoloured pixel
+        is a light die body; value below which nothing counts as coloured (0-255).
+    hue_edges : tuple of 5 ints
+        OpenCV hue (0-180) boundaries red|orange, orange|yellow, yellow|green, green|blue,
+        blue|red. Orange and blue-to-purple are other games' dice.
+    max_aspect, min_fill : float
+        Shape of a top face: its minimum-area rectangle's long/short side ratio at most
+        ``max_aspect`` and the face covering at least ``min_fill`` of it.
+    min_edge : float
+        Mean gradient (Sobel of value or saturation) a face's outline must reach.
+    min_side, max_side : float
+        Die edge length limits in pixels at the working size.
+    """
+
+    work_size: int = 640
+    face_side: float = 26
+    fg_threshold: float = 16.0
+    min_sat: int = 80
+    light_value: int = 135
+    min_value: int = 45
+    hue_edges: tuple[int, int, int, int, int] = (8, 16, 33, 92, 162)
+    max_aspect: float = 1.75
+    min_fill: float = 0.62
+    min_edge: float = 40.0
+    min_side: float = 9.0
+    max_side: float = 140.0
+
+
+def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
+              calibration: Calibration | dict | None = None) -> DiceReading:
+    """Find the dice in a frame and count their top faces by colour.
+
+    Parameters
+    ----------
+    frame : ndarray of shape (H, W, 3), uint8, BGR
+    params : DiceParams
+    calibration : Calibration from ``vision.calibrate.calibrate``, or its ``to_dict()``
+        form as stored in the config; optional
+
+    Returns
+    -------
+    DiceReading
+        Totals per colour and each die (outline and centre in frame pixels (x, y)).
+
+    :raises ValueError: ``frame`` is not an (H, W, 3) uint8 array of at least 32x32, or
+        the calibration dict is malformed.
+    """
+    _check_frame(frame)
+    if isinstance(calibration, dict):
+        calibration = Calibration.from_dict(calibration)
+    side_hint = None
+    if calibration is not None:
+        params = apply_calibration(params, calibration)
+        side_hint = calibration.side_at(frame.shape[1])
+    scale = min(1.0, params.work_size / frame.shape[1])
+    work = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale,
+                                                 interpolation=cv2.INTER_AREA)
+    work = normalise_exposure(work)
+    mask, raw, table, model, side = _blobs(work, params, side_hint * scale if side_hint else None)
+    # big dice: look at their faces smaller (the blob guess runs large: shadows, clusters)
+    shrink = min(1.0, params.face_side / (0.8 * side))
+    if shrink < 0.9:
+        work = cv2.resize(work, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_LINEAR)
+        scale, side = scale * shrink, side * shrink
+    else:
+        shrink = 1.0
+    size = (work.shape[1], work.shape[0])
+    mask = cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
+    raw = cv2.resize(raw, size, interpolation=cv2.INTER_NEAREST)
+    found = [f for f in _find_faces(mask, raw, work, table, params, side)
+             if not pick.is_table_like(f, _table_at(table, f.centre, _TABLE_STEP * shrink),
+                                       is_table_colour(f.bgr, threshold=params.fg_threshold,
+                                                       model=model))]
+    if side_hint:
+        side = side_hint * scale
+    else:
+        side = _die_side(found, params, side)
+    tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
+                          top_area=side * side, min_edge=params.min_edge)
+    return DiceReading.from_dice(sorted((_die(f, scale) for f in tops),
+                                        key=lambda d: (d.centre[1], d.centre[0])))
+
+
+def _die_side(found: list[faces_.Face], params: DiceParams, guess: float) -> float:
+    """Die edge length (working pixels) from the face candidates, else the blob guess."""
+    sides = [np.sqrt(f.area) for f in found
+             if pick.is_top_shaped(f, None, max_aspect=params.max_aspect, min_fill=params.min_fill)
+             and f.ring < 0.5 and f.edge >= params.min_edge and f.body == 0]
+    sides += [f.body for f in found if f.body > 0]
+    return float(np.median(sides)) if sides else guess
+
+
+def _die(face: faces_.Face, scale: float) -> Die:
+    """A top face (working pixels) as a Die in frame pixels."""
+    colour, conf = pick.colour_of(face)
+    outline = tuple((float(x / scale), float(y / scale)) for x, y in pick.die_box(face))
+    centre = (float(face.centre[0] / scale), float(face.centre[1] / scale))
+    return Die(outline=outline, centre=centre, colour=colour, confidence=round(conf, 3))
+
+
+def _check_frame(frame: np.ndarray) -> None:
+    if not isinstance(frame, np.ndarray):
+        raise ValueError(f"frame must be a numpy array, not {type(frame).__name__}")
+    if frame.ndim != 3 or frame.shape[2] != 3:
+        raise ValueError(f"frame must have shape (H, W, 3), not {frame.shape}")
+    if frame.dtype != np.uint8:
+        raise ValueError(f"frame must be uint8, not {frame.dtype}")
+    if min(frame.shape[:2]) < 32:
+        raise ValueError(f"frame is too small ({frame.shape[1]}x{frame.shape[0]} pixels)")
+
+
+_TABLE_STEP = 16
+
+
+def _table_at(table: np.ndarray, centre: tuple[float, float], step: float) -> np.ndarray:
+    """Local table colour (BGR) near a work-image point (x, y); ``table`` is 1/step size."""
+    th, tw = table.shape[:2]
+    return table[min(th - 1, int(centre[1] / step)), min(tw - 1, int(centre[0] / step))]
+
+
+def _blobs(work: np.ndarray, params: DiceParams, side_hint: float | None
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple, float]:
+    """Blob mask and raw foreground at half the working size (0/255), the table's local
+    colour, its dominant colours, and a die side guess (working-size pixels).
+
+    The local table colour is a small BGR image (the frame shrunk 16 times, median filtered).
+    """
+    h, w = work.shape[:2]
+    half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(half, cv2.COLOR_BGR2YCrCb)
+    model = table_model(cv2.resize(lab, (w // 8, h // 8), interpolation=cv2.INTER_AREA))
+    raw = foreground(lab, threshold=params.fg_threshold, model=model)
+    side = side_hint / 2 if side_hint else _guess_side(raw, params)
+    mask = clean_mask(raw, side)
+    table = cv2.resize(work, (max(4, w // _TABLE_STEP), max(4, h // _TABLE_STEP)),
+                       interpolation=cv2.INTER_AREA)
+    table = cv2.medianBlur(table, 5)
+    raw = cv2.dilate(raw, np.ones((3, 3), np.uint8))
+    return mask, raw, table, model, side * 2
+
+
+def _guess_side(raw: np.ndarray, params: DiceParams) -> float:
+    """Typical die edge length (half-size pixels) from the compact foreground blobs."""
+    _, _, stats, _ = cv2.connectedComponentsWithStats(raw, connectivity=8)
+    bw, bh, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
+    short, long_ = np.minimum(bw, bh), np.maximum(bw, bh)
+    ok = ((short >= params.min_side / 2) & (long_ <= 0.9 * params.max_side)
+          & (long_ < 2.2 * short) & (area > 0.4 * bw * bh))
+    return faces_.percentile(np.sqrt(area[ok]), 35) if ok.any() else raw.shape[1] / 30
+
+
+def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.ndarray,
+                params: DiceParams, side: float) -> list[faces_.Face]:
+    """Face and mark candidates around every foreground blob.
+
+    A blob's coloured faces may reach out of it by half a die where the die's colour is
+    close to the table's, so coloured pixels count near a blob where they differ from the
+    table or are clearly brighter than it (a green die on green felt).
+    """
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape
+    min_area = max(params.min_side ** 2 * 0.5, 0.05 * side * side)
+    pad = int(0.5 * side) + 2
+    keep = (stats[1:, 4] >= min_area) & (stats[1:, 2:4].min(axis=1) >= params.min_side * 0.6)
+    if not keep.any():
+        return []
+    boxes = stats[1:][keep]
+    x0 = max(0, int(boxes[:, 0].min()) - 2 * pad)  # only look at the part holding the blobs
+    y0 = max(0, int(boxes[:, 1].min()) - 2 * pad)
+    x1 = min(w, int((boxes[:, 0] + boxes[:, 2]).max()) + 2 * pad)
+    y1 = min(h, int((boxes[:, 1] + boxes[:, 3]).max()) + 2 * pad)
+    roi = (slice(y0, y1), slice(x0, x1))
+    bgr = work[roi]
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
+                           light_value=params.light_value, min_value=params.min_value)
+    table_v = cv2.resize(table.max(axis=2), (w, h), interpolation=cv2.INTER_LINEAR)[roi]
+    brighter = cv2.compare(hsv[..., 2], cv2.convertScaleAbs(table_v, alpha=1.12, beta=6),
+                           cv2.CMP_GT)
+    unlike = cv2.bitwise_or(brighter, raw[roi])
+    grad = faces_.gradient(hsv)
+    near = np.zeros(hsv.shape[:2], np.uint8)
+    for x, y, bw, bh, _ in boxes:
+        near[max(0, y - pad - y0):y + bh + pad - y0, max(0, x - pad - x0):x + bw + pad - x0] = 255
+    found = faces_.face_candidates(cls, mask[roi], near, unlike, hsv, bgr, grad, (x0, y0),
+                                   min_area, max_whole=2.5 * side * side,
+                                   shape=(params.max_aspect, params.min_fill))
+    found += find_marks(cls, hsv, bgr, grad, near, (x0, y0), min_area, params.max_side)
+    return found

@@ -1,0 +1,293 @@
+"""Face candidates: the colour classes of the pixels near each blob, and the runs of them.
+
+Near every foreground blob the pixels are sorted into colour classes; the bright core of
+each connected run of one class (pips and marks filled in) is a *face candidate*, measured
+here (size, shape, corners, pips, mark, edge) for ``dice_pick`` to choose the top faces
+from. A light face takes the colour of the mark inside it (dice with a light body and a
+coloured mark on each face).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+import cv2
+
+# Colour classes of the class map.
+NONE, GREEN, YELLOW, RED, HUE, LIGHT, GREY = range(7)
+CLASS_NAMES = {GREEN: "green", YELLOW: "yellow", RED: "red"}
+
+
+@dataclass(frozen=True)
+class Face:
+    """A face candidate in work-image pixels."""
+
+    cls: int
+    area: float  # with pips and marks filled in
+    centre: tuple[float, float]  # (x, y)
+    box: np.ndarray  # (4, 2) minimum-area rectangle corners, (x, y)
+    aspect: float  # long side / short side of the rectangle
+    fill: float  # area / rectangle area
+    value: float  # mean HSV value of the face
+    holes: float  # share of the filled area that is pips or mark
+    mark: int  # colour class of the biggest coloured mark inside (NONE if none)
+    agree: float  # share of the filled area in the face's own class (or the mark's)
+    bgr: tuple[float, float, float]  # mean colour of the face's own pixels
+    ring: float  # share of a thin ring around the face that is light (a die body)
+    edge: float  # mean brightness/saturation gradient along the outline (crisp for dice)
+    pips: float  # brightness difference between the holes (pips, mark) and the face
+    max_hole: float  # the biggest hole's share of the face (pips are small)
+    corners: float  # farthest outline point / nearest outline side, from the centre:
+    #                 about 1.3-1.5 for a (rounded) square, 1.0-1.2 for a coin
+    body: float = 0.0  # for a mark on a light die: the die's edge length, else 0
+    whole: bool = False  # a whole run of one colour, tried because it had no bright core
+
+
+def class_map(hsv: np.ndarray, hue_edges: tuple[int, int, int, int, int], *, min_sat: int,
+              light_value: int, min_value: int) -> np.ndarray:
+    """Colour class per pixel of an HSV (OpenCV ranges) image; uint8 of the class codes.
+
+    ``hue_edges`` = (red|orange, orange|yellow, yellow|green, green|blue, blue|red) in
+    OpenCV hue 0-180; orange and blue-to-purple are other games' colours (class HUE).
+    """
+    ro, ry, yg, go, orr = hue_edges
+    lut = np.full(256, HUE, np.uint8)
+    lut[:ro] = RED
+    lut[orr:181] = RED
+    lut[ry:yg] = YELLOW
+    lut[yg:go] = GREEN
+    out = cv2.LUT(hsv[..., 0], lut)
+    grey = cv2.compare(hsv[..., 1], min_sat, cv2.CMP_LT) | cv2.compare(hsv[..., 2], min_value, cv2.CMP_LT)
+    light = grey & cv2.compare(hsv[..., 2], light_value, cv2.CMP_GE)
+    out[grey > 0] = GREY
+    out[light > 0] = LIGHT
+    return out
+
+
+def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndarray,
+                    raw_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
+                    grad: np.ndarray, offset: tuple[int, int], min_area: float, *,
+                    max_whole: float, shape: tuple[float, float] = (2.4, 0.5),
+                    core: float = 0.8) -> list[Face]:
+    """Face candidates around one blob; ``offset`` (x, y) places the ROI in the work image.
+
+    Coloured pixels count where they differ from the table (``raw_roi``) within half a die
+    of the blob (``near_roi``), so a green die on green felt is not merged with the felt;
+    light pixels count inside the blob (a white die on a white table). Each piece of the
+    bright core of a run of one class is a candidate (value at least ``core`` times the
+    run's 85th percentile): the top face is lit best, while side faces and the dark
+    seams between touching dice fall away, splitting faces of the same colour. Coloured
+    runs that are table-coloured are tried too, but only keep faces with pips.
+    """
+    faces: list[Face] = []
+    value = hsv_roi[..., 2]
+    near = cv2.compare(near_roi, 0, cv2.CMP_GT)
+    unlike = cv2.bitwise_and(near, cv2.compare(raw_roi, 0, cv2.CMP_GT))
+    blob = cv2.compare(blob_roi, 0, cv2.CMP_GT)
+    present = _histogram(cls_roi, near)
+    differs = _histogram(cls_roi, unlike)
+    for code in np.flatnonzero(present >= 0.5 * min_area):
+        if code in CLASS_NAMES:
+            passes = [(unlike, False)]
+            if differs[code] < 0.7 * present[code]:  # a table colour: dice of it need pips
+                passes.append((near, True))
+        else:
+            passes = [(unlike, False)] if code == HUE else \
+                [(blob, False), (cv2.bitwise_or(blob, unlike), False)]
+        is_code = cv2.compare(cls_roi, int(code), cv2.CMP_EQ)
+        seen: set[tuple[int, ...]] = set()
+        for where, need_pips in passes:
+            mask = cv2.bitwise_and(is_code, where)
+            for hull, own, origin, whole in _pieces(mask, value, min_area, max_whole, core):
+                key = (*cv2.boundingRect(hull), len(hull))
+                area = cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True)
+                if key in seen or area > 2.4 * max_whole:
+                    continue  # the same outline from another pass, or far too big for a die
+                seen.add(key)
+                face = describe(int(code), hull, area, own, origin, cls_roi, hsv_roi, bgr_roi,
+                                grad, offset, shape=shape)
+                if face is not None and whole:
+                    face = replace(face, whole=True)
+                if face is not None and (not need_pips or has_pips(face)):
+                    faces.append(face)
+    return faces
+
+
+def _histogram(cls_roi: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """Pixel count per class code inside a 0/255 mask."""
+    hist = cv2.calcHist([cls_roi], [0], where, [8], [0, 8])
+    return hist.ravel()
+
+
+def _pieces(mask: np.ndarray, value: np.ndarray, min_area: float, max_whole: float,
+            core: float):
+    """Yield (hull, own-mask crop, crop origin, whole) for each piece of the bright core of
+    each run, and for the whole run when its core is only slivers and the run is no bigger
+    than ``max_whole`` pixels (``whole`` True)."""
+    runs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for run in runs:
+        if len(run) < 4:
+            continue
+        x, y, w, h = cv2.boundingRect(run)
+        if w * h < 0.5 * min_area or cv2.contourArea(run) < 0.4 * min_area:
+            continue
+        filled = np.zeros((h, w), np.uint8)
+        cv2.drawContours(filled, [run - [x, y]], -1, 1, cv2.FILLED)
+        sub = (filled > 0) & (mask[y:y + h, x:x + w] > 0)
+        v = value[y:y + h, x:x + w]
+        bright = sub & (v >= core * percentile(v[sub], 85))
+        part_u8 = cv2.morphologyEx(bright.astype(np.uint8) * 255, cv2.MORPH_OPEN, _CROSS)
+        contours, _ = cv2.findContours(part_u8, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        biggest = max((cv2.contourArea(c) for c in contours), default=0.0)
+        pieces = [(c, part_u8, False) for c in contours]
+        run_area = cv2.contourArea(run)
+        if biggest < 0.45 * run_area and run_area < max_whole:
+            # no bright core (translucent dice glow at their rims): try the whole run too
+            pieces.append((run - [x, y], sub.astype(np.uint8) * 255, True))
+        for cnt, own, whole in pieces:
+            if cv2.contourArea(cnt) < 0.4 * min_area:
+                continue
+            hull = cv2.convexHull(cnt) + [x, y]
+            if cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True) < min_area:
+                continue
+            yield hull, own, (x, y), whole
+
+
+def percentile(values: np.ndarray, q: float) -> float:
+    """The q-th percentile of a 1-D array (nearest rank; faster than numpy's for small arrays)."""
+    k = min(len(values) - 1, int(len(values) * q / 100))
+    return float(np.partition(values, k)[k])
+
+
+def with_body(face: Face, body: float) -> Face:
+    """The same face marked as the mark of a light die whose edge is ``body`` pixels."""
+    return replace(face, body=float(body))
+
+
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
+
+def gradient(hsv_roi: np.ndarray) -> np.ndarray:
+    """Per-pixel contrast: the larger 3x3 morphological gradient of value and saturation,
+    doubled (about what a Sobel filter gives on a clean step), as uint8."""
+    _, sat, val = cv2.split(hsv_roi)
+    kernel = np.ones((3, 3), np.uint8)
+    g = cv2.max(cv2.morphologyEx(sat, cv2.MORPH_GRADIENT, kernel),
+                cv2.morphologyEx(val, cv2.MORPH_GRADIENT, kernel))
+    return cv2.convertScaleAbs(g, alpha=2.0)
+
+
+def _edge_strength(grad: np.ndarray, cnt: np.ndarray) -> float:
+    """Mean gradient on a 3-pixel band along a contour."""
+    x, y, w, h = cv2.boundingRect(cnt)
+    H, W = grad.shape
+    x0, y0, x1, y1 = max(0, x - 2), max(0, y - 2), min(W, x + w + 2), min(H, y + h + 2)
+    band = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.polylines(band, [cnt - [x0, y0]], True, 255, 3)
+    vals = grad[y0:y1, x0:x1][band > 0]
+    return float(vals.mean()) if vals.size else 0.0
+
+
+def describe(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
+             origin: tuple[int, int], cls_roi: np.ndarray, hsv_roi: np.ndarray,
+             bgr_roi: np.ndarray, grad: np.ndarray, offset: tuple[int, int], *,
+             shape: tuple[float, float] = (2.4, 0.5)) -> Face | None:
+    """Measure one candidate outline ``cnt`` (a convex hull, ROI pixels).
+
+    ``own_crop`` is the mask of the candidate's own pixels over a box at ``origin`` (x, y)
+    that contains the outline; the result is placed in the work image by ``offset``.
+    Outlines longer than ``shape[0]`` times their width or filling less than ``shape[1]``
+    of their rectangle are not measured (None).
+    """
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
+    if min(rw, rh) < 2 or max(rw, rh) > shape[0] * min(rw, rh):
+        return None  # a sliver: a side face or an edge, never a top face or a mark
+    fill = cv2.contourArea(cnt) / ((rw + 1) * (rh + 1) - 1)
+    if fill < shape[1]:
+        return None
+    x, y, w, h = cv2.boundingRect(cnt)
+    filled = np.zeros((h, w), np.uint8)
+    cv2.drawContours(filled, [cnt - [x, y]], -1, 255, cv2.FILLED)
+    inside = filled > 0
+    ox, oy = origin
+    own = own_crop[y - oy:y - oy + h, x - ox:x - ox + w] > 0
+    k = max(1, int(0.12 * min(rw, rh)))  # pips and marks sit inside, not on the rim
+    inner = cv2.erode(filled, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * k + 1, 2 * k + 1))) > 0
+    holes = inner & ~own
+    n_in = max(1, int(inside.sum()))
+    hole_share = float(holes.sum()) / n_in
+    max_hole = 0.0
+    if hole_share > 0.02:
+        _, _, hstats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), connectivity=8)
+        max_hole = float(hstats[1:, 4].max()) / n_in if len(hstats) > 1 else 0.0
+    mark = NONE
+    sub = cls_roi[y:y + h, x:x + w]
+    agree = float((own & inside).sum()) / n_in
+    pale = code == YELLOW and float(hsv_roi[y:y + h, x:x + w, 1][own & inside].mean()) < 110
+    if (code in (LIGHT, GREY) or pale) and hole_share > 0.02:
+        # a light body (ivory under a warm lamp looks pale yellow) carries a coloured mark
+        counts = np.bincount(sub[holes], minlength=7)[GREEN:RED + 1]
+        if pale:
+            counts[YELLOW - GREEN] = 0
+        if counts.max() > 0.03 * n_in:
+            mark = int(GREEN + counts.argmax())
+            agree = float(counts.max()) / max(1, int(holes.sum()))
+    box = cv2.boxPoints(((cx, cy), (rw, rh), ang)) + offset
+    sel = own & inside
+    if not sel.any():
+        return None
+    vroi = hsv_roi[y:y + h, x:x + w, 2]
+    value = float(vroi[sel].mean())
+    pips = abs(float(vroi[holes].mean()) - value) if hole_share > 0.02 else 0.0
+    bgr = tuple(float(c) for c in bgr_roi[y:y + h, x:x + w][sel].mean(axis=0))
+    m = cv2.moments(cnt)
+    if m["m00"] > 0:
+        cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+    corners = _cornerness(cnt, (cx, cy))
+    ring = _light_ring(cls_roi, box - offset, (cx, cy)) if code in CLASS_NAMES else 0.0
+    return Face(cls=code, area=float(area), centre=(cx + offset[0], cy + offset[1]), box=box,
+                aspect=float(max(rw, rh) / min(rw, rh)), fill=float(fill),
+                value=value, holes=hole_share, mark=mark, agree=agree, bgr=bgr, ring=ring,
+                edge=_edge_strength(grad, cnt), pips=pips, corners=corners, max_hole=max_hole)
+
+
+def _cornerness(hull: np.ndarray, centre: tuple[float, float]) -> float:
+    """Circumradius over inradius of a convex outline about ``centre``."""
+    pts = hull.reshape(-1, 2).astype(np.float64) - centre
+    if len(pts) < 3:
+        return 1.0
+    far = float(np.hypot(pts[:, 0], pts[:, 1]).max())
+    nxt = np.concatenate([pts[1:], pts[:1]])
+    seg = nxt - pts
+    length = np.hypot(seg[:, 0], seg[:, 1])
+    ok = length > 1e-6
+    near = np.abs(pts[ok, 0] * seg[ok, 1] - pts[ok, 1] * seg[ok, 0]) / length[ok]
+    return far / max(float(near.min()), 0.5) if near.size else 1.0
+
+
+_RING_T = np.array([0.0, 0.25, 0.5, 0.75])
+
+
+def _light_ring(cls_roi: np.ndarray, box: np.ndarray, centre: tuple[float, float]) -> float:
+    """Share of LIGHT pixels on a ring of points around a face (its box grown by half)."""
+    h, w = cls_roi.shape
+    c = np.asarray(centre)
+    corners = (box - c) * 1.5 + c
+    step = corners[[1, 2, 3, 0]] - corners
+    pts = (corners[None] + step[None] * _RING_T[:, None, None]).reshape(-1, 2)
+    xs, ys = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+    ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+    if not ok.any():
+        return 0.0
+    return float((cls_roi[ys[ok], xs[ok]] == LIGHT).mean())
+
+
+def has_pips(face: Face) -> bool:
+    """True when the face has holes that stand out (pips, a mark), not just noise."""
+    if face.holes < 0.02:
+        return False
+    if face.mark != NONE:
+        return face.max_hole <= 0.6
+    return face.pips >= 35 and face.max_hole <= 0.22

@@ -1,0 +1,85 @@
+"""Dice with a light body and a coloured mark on each face: find the top faces by their marks.
+
+A light die on a light table (white on white laminate, or on the white squares of a
+checkered cloth) hardly differs from the table, but its mark does. A mark is a compact
+coloured spot whose surroundings are light; walking outwards from it along rays, the light
+body ends at the die's edge (a darker rim, a side face or the table) within about one die
+width. A coloured spot on a light table (a coin, a sticker) has no such rim nearby, and a
+side face's mark has its rim very close on one side. Points are (x, y) in the ROI.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import cv2
+
+from vision import dice_faces as faces_
+
+_ANGLES = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+_DIRS = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], 1)
+
+
+def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
+               grad: np.ndarray, near_roi: np.ndarray, offset: tuple[int, int],
+               min_area: float, max_side: float, min_side: float = 9.0) -> list[faces_.Face]:
+    """Top-face hypotheses from coloured marks ringed by a light body, as Face objects.
+
+    The returned faces have ``body`` set: the die edge length in pixels estimated from how
+    far the light body reaches around the mark.
+    """
+    out: list[faces_.Face] = []
+    value = hsv_roi[..., 2]
+    near = near_roi > 0
+    for code in (faces_.GREEN, faces_.YELLOW, faces_.RED):
+        mask = ((cls_roi == code) & near).astype(np.uint8)
+        if not mask.any():
+            continue
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for cnt in contours:
+            x, y, w, h = cv2.boundingRect(cnt)
+            m = cv2.moments(cnt)
+            area = m["m00"]
+            if area < 0.25 * min_area or max(w, h) > 0.8 * max_side or max(w, h) > 2.2 * min(w, h):
+                continue
+            radius = 0.5 * np.sqrt(area * 4 / np.pi)
+            centre = np.array([m["m10"] / area, m["m01"] / area])
+            body = _body_side(cls_roi, value, grad, centre, radius)
+            if body is None or body < 0.5 * min_side or area < 0.04 * body * body:
+                continue
+            hull = cv2.convexHull(cnt)
+            face = faces_.describe(code, hull, float(area), mask[y:y + h, x:x + w], (x, y),
+                                   cls_roi, hsv_roi, bgr_roi, grad, offset)
+            if face is not None:
+                out.append(faces_.with_body(face, body))
+    return out
+
+
+def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre: np.ndarray,
+               radius: float, *, edge: float = 70.0) -> float | None:
+    """Die edge length around a mark, or None when the light body is missing or unbounded."""
+    h, w = cls_roi.shape
+    steps = np.arange(radius + 1.0, radius * 5.0 + 2.0, 1.0)
+    pts = centre[None, None, :] + _DIRS[:, None, :] * steps[None, :, None]
+    xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    light = cls_roi[ys, xs] == faces_.LIGHT
+    v = value[ys, xs].astype(np.float32)
+    first = light[:, :3]
+    if first.mean() < 0.6:
+        return None  # not ringed by a light body
+    ref = faces_.percentile(v[:, :3][first], 50)
+    inside = light & (v >= 0.86 * ref) & (grad[ys, xs] < edge)
+    inside[:, :2] |= light[:, :2]  # the mark's own outline is not the die's edge
+    # where each ray leaves the body: the first of two samples in a row outside it
+    out_pair = ~inside[:, :-1] & ~inside[:, 1:]
+    leaves = np.where(out_pair.any(axis=1), out_pair.argmax(axis=1), -1)
+    inside_ok = (pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0) & (pts[..., 1] < h)
+    bounded = leaves >= 0
+    if bounded.mean() < 0.75 or not inside_ok[:, 0].all():
+        return None  # the light area runs on: a coloured spot on a light table
+    reach = steps[leaves[bounded]]
+    med = faces_.percentile(reach, 50)
+    if med < 1.15 * radius or med > 4.5 * radius or faces_.percentile(reach, 20) < 0.5 * med:
+        return None
+    return 1.8 * med

@@ -1,0 +1,122 @@
+"""Settling: turn a stream of per-frame dice readings into one reading per roll.
+
+The camera loop feeds every frame's reading with a motion score and a hand flag:
+
+>>> settler = DiceSettler(clock=time.monotonic)
+>>> result = settler.feed(reading, motion=motion_score(prev_gray, gray), hand=False)
+>>> if result is not None and result.settled: offer(result.reading)
+
+A reading is emitted only after the table has been still for ``still_frames`` frames and
+``still_seconds`` seconds with no hand in view, and then only if ``agree`` of the last
+``window`` readings show the same counts with enough confidence. If they do not agree the
+settler says "unsure" once instead of guessing. After emitting it waits for the next roll
+(motion or a hand) before emitting again, so each roll gives one result.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, deque
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+import cv2
+
+from vision.results import DiceReading
+
+
+@dataclass(frozen=True)
+class SettleResult:
+    """What the settler decided for a roll: a reading, or "unsure" (``reading`` is None)."""
+
+    kind: str  # "settled" or "unsure"
+    reading: DiceReading | None
+    at: float  # clock time of the decision
+    votes: int  # frames that agreed with the winning counts
+    window: int  # frames considered
+
+    @property
+    def settled(self) -> bool:
+        return self.kind == "settled"
+
+
+class DiceSettler:
+    """A vote over consecutive still frames, one decision per roll.
+
+    Parameters
+    ----------
+    window : frames in the vote
+    agree : frames of the window that must show the same (green, yellow, red, other)
+    still_frames, still_seconds : how long the table must be quiet before voting
+    max_motion : a motion score above this means the dice (or a hand) are moving
+    min_confidence : readings whose least sure die is below this do not vote
+    clock : callable returning seconds (``time.monotonic``; a fake one in tests)
+    """
+
+    def __init__(self, *, window: int = 5, agree: int = 4, still_frames: int = 3,
+                 still_seconds: float = 0.3, max_motion: float = 4.0,
+                 min_confidence: float = 0.5, clock: Callable[[], float] = time.monotonic):
+        if not 1 <= agree <= window:
+            raise ValueError(f"agree must be between 1 and window ({window}), not {agree}")
+        self.window, self.agree = window, agree
+        self.still_frames, self.still_seconds = still_frames, still_seconds
+        self.max_motion, self.min_confidence = max_motion, min_confidence
+        self._clock = clock
+        self._votes: deque[DiceReading] = deque(maxlen=window)
+        self._still = 0
+        self._still_since: float | None = None
+        self._armed = True  # a new roll may be reported
+
+    def reset(self) -> None:
+        """Forget everything (a new game, or the camera was moved)."""
+        self._votes.clear()
+        self._still, self._still_since, self._armed = 0, None, True
+
+    def feed(self, reading: DiceReading, *, motion: float, hand: bool = False
+             ) -> SettleResult | None:
+        """Take one frame's reading; return a decision when this frame settles a roll."""
+        now = self._clock()
+        if hand or motion > self.max_motion:
+            self._votes.clear()
+            self._still, self._still_since, self._armed = 0, None, True
+            return None
+        self._still += 1
+        if self._still_since is None:
+            self._still_since = now
+        self._votes.append(reading)
+        if (not self._armed or self._still < self.still_frames or len(self._votes) < self.window
+                or now - self._still_since < self.still_seconds):
+            return None
+        return self._decide(now)
+
+    def _decide(self, now: float) -> SettleResult | None:
+        if all(r.count == 0 for r in self._votes):
+            return None  # an empty table is not a roll; keep waiting
+        sure = [r for r in self._votes if r.count > 0 and r.confidence >= self.min_confidence]
+        tally = Counter(r.counts() for r in sure)
+        self._armed = False
+        if not tally:
+            return SettleResult("unsure", None, now, 0, len(self._votes))
+        counts, votes = tally.most_common(1)[0]
+        if votes < self.agree:
+            return SettleResult("unsure", None, now, votes, len(self._votes))
+        latest = next(r for r in reversed(sure) if r.counts() == counts)
+        return SettleResult("settled", latest, now, votes, len(self._votes))
+
+
+def motion_score(previous: np.ndarray | None, frame: np.ndarray) -> float:
+    """Mean absolute change (0-255) between two frames, seen small and grey.
+
+    Parameters
+    ----------
+    previous, frame : ndarray of shape (H, W, 3), uint8, BGR (``previous`` may be None)
+    """
+    if previous is None:
+        return 255.0
+    if previous.shape != frame.shape:
+        return 255.0
+    a = cv2.cvtColor(cv2.resize(previous, (160, 120), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    b = cv2.cvtColor(cv2.resize(frame, (160, 120), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    return float(cv2.absdiff(a, b).mean())
