@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
-import socket
 import sys
 import threading
 from pathlib import Path
@@ -33,20 +32,6 @@ DEMO_SETTINGS = {"camera": {"spec": f"replay:{DEMO_FRAMES}", "replay_fps": DEMO_
 def data_dir(args: argparse.Namespace) -> Path:
     """The data folder: --data-dir, else $COMPANION_DATA_DIR, else a per-user default."""
     return resolve_data_dir(args.data_dir, demo=bool(getattr(args, "demo", False)))
-
-
-def lan_address() -> str:
-    """This machine's address on the local network, for phones (by IP, not a .local name).
-
-    Connecting a UDP socket sends nothing; it only asks the kernel which interface
-    would route there.
-    """
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never contacted
-            return str(probe.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -159,11 +144,17 @@ def _start_demo_game(session: Session) -> None:
 
 
 def _announce(port: int, host: str, pin: str, folder: Path, camera: str) -> None:
-    address = lan_address() if host in ("0.0.0.0", "::", "") else host
+    """Print where phones connect (by IP: phones resolve ``.local`` names unreliably)."""
+    from web.qr import lan_address, terminal_qr
+
+    address = (lan_address() or "127.0.0.1") if host in ("0.0.0.0", "::", "") else host
+    url = f"http://{address}:{port}/"
     print(f"""
-  companion is running.
-    Scoreboard (phones): http://{address}:{port}/
-    Host page:           http://{address}:{port}/host    PIN {pin}
+{terminal_qr(url)}
+
+  companion is running. Scan the code, or open on any phone on this Wi-Fi:
+    Scoreboard (phones): {url}
+    Host page:           {url}host    PIN {pin}
     Data folder:         {folder}
     Camera:              {camera}
   Press Ctrl-C to stop.

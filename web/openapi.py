@@ -259,8 +259,28 @@ def _paths(game_examples: dict[str, Any], action_examples: dict[str, Any],
             "Apply the roll the camera offers (state.dice.offer); 409 when none is offered.",
             "200", None)},
         **_preview_paths(host),
+        **_history_paths(),
         "/api/openapi.json": {"get": {"summary": "This description.",
                                       "responses": {"200": {"description": "OpenAPI 3.1"}}}},
+    }
+
+
+def _history_paths() -> dict[str, Any]:
+    """Finished and running games' results, and their exports (web/history.py)."""
+    def get(summary: str, media: str) -> dict[str, Any]:
+        body = {"schema": {"type": "object"}} if media == "application/json" else \
+            {"schema": {"type": "string"}}
+        return {"get": {"summary": summary,
+                        "responses": {"200": {"description": summary, "content": {media: body}}}}}
+
+    return {
+        "/api/history": get("Every game's result (newest first) and per-player statistics "
+                            "per game.", "application/json"),
+        "/api/history.json": get("The same as /api/history, as a file to download.",
+                                 "application/json"),
+        "/api/history.csv": get("One row per player per game, as CSV.", "text/csv"),
+        "/api/history/players.csv": get("Per game and player: played, wins, win rate, "
+                                        "average and best score, as CSV.", "text/csv"),
     }
 
 

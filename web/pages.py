@@ -12,10 +12,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from flask import Blueprint, Response, make_response, render_template
+from flask import Blueprint, Response, current_app, make_response, render_template, request
 
 from web.auth import is_host
 from web.openapi import loaded_games
+from web.qr import join_url, lan_address, qr_svg
 
 bp = Blueprint("pages", __name__)
 
@@ -60,10 +61,32 @@ def _page(template: str, **context: Any) -> Response:
     return response
 
 
+def scoreboard_url() -> str:
+    """The address phones open: ``PUBLIC_URL`` if configured, else by IP from the Host header."""
+    public = current_app.config.get("PUBLIC_URL") or None
+    lan = None if public else lan_address()
+    return join_url(request.host, scheme=request.scheme, public_url=public, lan=lan)
+
+
 @bp.get("/")
 def scoreboard() -> Response:
     """The phone scoreboard: live over SSE, readable across a table."""
-    return _page("scoreboard.html")
+    return _page("scoreboard.html", tv=request.args.get("tv") in ("1", "true", "yes"))
+
+
+@bp.get("/tv")
+def tv() -> Response:
+    """The scoreboard for a big screen: larger type, a landscape layout, the join QR code."""
+    return _page("scoreboard.html", tv=True)
+
+
+@bp.get("/join.svg")
+def join_svg() -> Response:
+    """A QR code (SVG) of the scoreboard's address, to scan with a phone's camera."""
+    response = make_response(qr_svg(scoreboard_url()))
+    response.mimetype = "image/svg+xml"
+    response.headers.update(_HEADERS)
+    return response
 
 
 @bp.get("/host")
@@ -72,4 +95,4 @@ def host() -> Response:
     if not is_host():
         response = _page("login.html", error=None, next="/host")
         return response
-    return _page("host.html", catalog=game_catalog())
+    return _page("host.html", catalog=game_catalog(), join=scoreboard_url())

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from companion.errors import InvalidAction
+from companion.errors import IllegalAction, InvalidAction, NotNow
 
 
 @dataclass(frozen=True)
@@ -94,3 +94,75 @@ def get_type(data: Any, known: Mapping[str, Any]) -> str:
         names = ", ".join(sorted(known))
         raise InvalidAction(f"Unknown action {kind!r}; this game knows: {names}.")
     return kind
+
+
+# -- score corrections: the same "correct" action in every game ----------------------
+
+#: The ``correct`` action every game accepts (its ACTIONS entry).
+CORRECT_DOC = ActionDoc(
+    summary="Correct a player's score by 'delta', saying why; journaled, so undo takes it back.",
+    properties={
+        "player": {"type": "integer", "minimum": 0, "description": "seat index"},
+        "delta": {"type": "integer", "minimum": -1000, "maximum": 1000, "not": {"const": 0}},
+        "reason": {"type": "string", "minLength": 1, "maxLength": 200},
+    },
+    required=("player", "delta", "reason"),
+    example={"type": "correct", "player": 1, "delta": -2, "reason": "miscounted the last roll"},
+)
+
+
+@dataclass(frozen=True)
+class Correct:
+    """A score correction by the host: ``delta`` points for seat ``player``, and why."""
+
+    player: int
+    delta: int
+    reason: str
+
+
+def parse_correct(data: Mapping[str, Any]) -> Correct:
+    """Read a ``correct`` action dict, or raise InvalidAction naming the field."""
+    player = get_int(data, "player", high=99)
+    delta = get_int(data, "delta", low=-1000, high=1000)
+    if delta == 0:
+        raise InvalidAction("A correction of 0 changes nothing; give 'delta' as +n or -n.")
+    reason = data.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidAction("Say why the score is corrected ('reason').")
+    if len(reason) > 200:
+        raise InvalidAction("Keep the reason short (200 characters at most).")
+    return Correct(player, delta, reason.strip())
+
+
+def check_correct(action: Correct, players: tuple[str, ...], scores: tuple[int, ...], *,
+                  over: bool, limit: int | None = None, unit: str = "points") -> None:
+    """Raise unless ``action`` may correct ``scores`` now; never changes anything.
+
+    ``limit``: a score the game ends at (a correction may not reach it: the play that
+    reaches it decides the game, so the winner is never made by a correction).
+
+    :raises NotNow: the game is over (undo to reopen it first).
+    :raises IllegalAction: no such seat, or the score would fall below 0 or reach ``limit``.
+    """
+    if over:
+        raise NotNow("The game is over; undo the last action first to correct a score.")
+    if action.player >= len(players):
+        raise IllegalAction(f"There is no seat {action.player}; seats go from 0 to "
+                            f"{len(players) - 1}.")
+    name, score = players[action.player], scores[action.player]
+    new = score + action.delta
+    if new < 0:
+        raise IllegalAction(f"{name} has {score} {unit}; a correction cannot go below 0.")
+    if limit is not None and new >= limit:
+        raise IllegalAction(f"{limit} {unit} would win the game for {name}; record the play "
+                            "that gets there instead of a correction.")
+
+
+def corrected(players: tuple[str, ...], scores: tuple[int, ...],
+              action: Correct) -> tuple[tuple[int, ...], Event]:
+    """The scores after ``action`` and its ``correct`` event (assumes check_correct passed)."""
+    total = scores[action.player] + action.delta
+    new = scores[:action.player] + (total,) + scores[action.player + 1:]
+    return new, Event("correct", {"player": players[action.player], "seat": action.player,
+                                  "delta": action.delta, "reason": action.reason,
+                                  "total": total})

@@ -33,7 +33,8 @@ from companion import timers
 from companion.errors import InvalidAction, NotNow
 from companion.games import paper_tales_ledger as ledger
 from companion.games import paper_tales_views as views
-from companion.games.base import ActionDoc, Event, check_players, get_type
+from companion.games.base import (CORRECT_DOC, ActionDoc, Correct, Event, check_correct,
+                                  check_players, corrected, get_type, parse_correct)
 from companion.games.paper_tales_ledger import (
     PHASES, Adjust, Build, Deploy, Realm, Tally, Wars, parse_ledger_action,
 )
@@ -111,6 +112,7 @@ ACTIONS: dict[str, ActionDoc] = {
                        {"building_lp": {"type": "array", "items": {"type": "integer",
                                                                    "minimum": 0}}},
                        {"type": "tally", "building_lp": [4, 0, 7]}, required=("building_lp",)),
+    "correct": CORRECT_DOC,
 }
 
 
@@ -163,7 +165,7 @@ def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> St
                  deployed=(False,) * n, built=(False,) * n)
 
 
-Action = TimerAction | Deploy | Wars | Build | Adjust | Tally
+Action = TimerAction | Deploy | Wars | Build | Adjust | Tally | Correct
 
 
 def parse_action(data: Mapping[str, Any]) -> Action:
@@ -178,6 +180,8 @@ def parse_action(data: Mapping[str, Any]) -> Action:
         if kind == "add_time":
             seconds = timers.parse_seconds(data, "seconds")
         return TimerAction("start" if kind == "resume" else kind, at, seconds)
+    if kind == "correct":
+        return parse_correct(data)
     return parse_ledger_action(kind, data)
 
 
@@ -188,6 +192,9 @@ def check(state: State, action: Action) -> None:
     :raises IllegalAction: not enough Gold, no free spot, a Building rule broken.
     :raises InvalidAction: a seat that does not exist, a list of the wrong length.
     """
+    if isinstance(action, Correct):  # Legend Points, with the reason (``lp`` has none)
+        check_correct(action, state.players, _lps(state), over=state.over, unit="LP")
+        return
     if state.over:
         raise NotNow("The game is over; start a new one.")
     if isinstance(action, TimerAction):
@@ -237,6 +244,10 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Return the state after ``action``; assumes ``check(state, action)`` passed."""
     if isinstance(action, TimerAction):
         return _apply_timer(state, action)
+    if isinstance(action, Correct):
+        lps, event = corrected(state.players, _lps(state), action)
+        realms = tuple(replace(r, lp=lp) for r, lp in zip(state.realms, lps))
+        return replace(state, realms=realms), [event]
     realms, events = ledger.apply_ledger(action, state.realms, state.players)
     state = replace(state, realms=realms)
     if isinstance(action, Deploy):

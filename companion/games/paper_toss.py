@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
-from companion.games.base import Event, check_players, get_int
+from companion.games.base import Correct, Event, check_correct, check_players, corrected, get_int
 from companion.games.paper_toss_cards import (
     ACTIONS, CARDS, HAZARDS, TOSS_EFFECTS, Action, Bully, Counter, EnergyDrink, FlatTire,
     Flip, NoCounter, Pass, Pick, PlayerRef, PlayHazard, Sprinklers, TossPaper, parse_action,
@@ -119,6 +119,10 @@ def check(state: State, action: Action) -> None:
     :raises NotNow: the game is over, or the action belongs to another step of the turn.
     :raises IllegalAction: the action breaks a rule (wrong Counter, wrong number of cards).
     """
+    if isinstance(action, Correct):  # tokens, at any step; reaching the target is played
+        check_correct(action, state.players, state.tokens, over=state.over,
+                      limit=state.target, unit="tokens")
+        return
     if state.over:
         best = max(range(len(state.players)), key=lambda s: state.tokens[s])
         raise NotNow(f"{state.players[best]} has {state.tokens[best]} tokens already; "
@@ -202,6 +206,9 @@ def _seat(state: State, ref: PlayerRef) -> int:
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Return the state after ``action``; assumes ``check(state, action)`` passed."""
+    if isinstance(action, Correct):
+        tokens, event = corrected(state.players, state.tokens, action)
+        return replace(state, tokens=tokens), [event]
     if isinstance(action, (Bully, FlatTire)):
         return _apply_any_time(state, action)
     who = state.players[state.current]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Union
 
 from companion.errors import IllegalAction, InvalidAction
-from companion.games.base import ActionDoc, get_type
+from companion.games.base import CORRECT_DOC, ActionDoc, Correct, get_type, parse_correct
 
 #: Toss card id -> change in the tosser's tokens (Sprinklers depends on a discard).
 TOSS_EFFECTS: dict[str, int] = {
@@ -97,6 +97,7 @@ ACTIONS: dict[str, ActionDoc] = {
         summary="Any time: a player plays Flat Tire; the target skips their next turn.",
         properties={"target": _PLAYER, "by": _PLAYER}, required=("target",),
         example={"type": "flat-tire", "target": "Ann", "by": "Ben"}),
+    "correct": CORRECT_DOC,
 }
 
 #: A player named in an action: a name or a seat index, resolved against the state.
@@ -176,7 +177,7 @@ class FlatTire:
 
 
 Action = Union[Pass, TossPaper, PlayHazard, Counter, NoCounter, EnergyDrink, Flip, Pick,
-               Sprinklers, Bully, FlatTire]
+               Sprinklers, Bully, FlatTire, Correct]
 
 
 def parse_action(data: Mapping[str, Any]) -> Action:
@@ -185,6 +186,8 @@ def parse_action(data: Mapping[str, Any]) -> Action:
     :raises InvalidAction: unknown type, or a missing or malformed field.
     """
     kind = get_type(data, ACTIONS)
+    if kind == "correct":
+        return parse_correct(data)
     simple: dict[str, Action] = {"pass": Pass(), "toss": TossPaper(),
                                  "no-counter": NoCounter(), "energy-drink": EnergyDrink()}
     if kind in simple:

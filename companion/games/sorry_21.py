@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
-from companion.games.base import Event, check_players
+from companion.games.base import Correct, Event, check_correct, check_players, corrected
 from companion.games.sorry_21_cards import (
     ACTIONS, CARDS, NUMBERS, PILE_CARDS, SLIDES, Accept, Action, Block, Play, Steal, TakeBack,
     TiebreakPile, parse_action, pile_total, seat_of,
@@ -117,6 +117,10 @@ def check(state: State, action: Action) -> None:
     :raises NotNow: the game is over, or the action belongs to another moment.
     :raises IllegalAction: the action breaks a rule (no pawn to take back, wrong card).
     """
+    if isinstance(action, Correct):  # pawn flips; the flip that wins is played, not corrected
+        check_correct(action, state.players, state.progress, over=state.over,
+                      limit=state.goal, unit="pawn flips")
+        return
     if state.over:
         raise NotNow(f"{', '.join(winners(state))} won; the game is over.")
     if isinstance(action, TiebreakPile):
@@ -189,6 +193,9 @@ def _game_ending_sentence(state: State) -> str:
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Return the state after ``action``; assumes ``check(state, action)`` passed."""
+    if isinstance(action, Correct):
+        progress, event = corrected(state.players, state.progress, action)
+        return replace(state, progress=progress), [event]
     events: list[Event] = []
     if isinstance(action, (Play, TakeBack, Accept)) and state.pending is not None:
         state, events = _settle(state)

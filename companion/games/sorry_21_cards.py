@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Union
 
 from companion.errors import IllegalAction, InvalidAction
-from companion.games.base import ActionDoc, get_type
+from companion.games.base import CORRECT_DOC, ActionDoc, Correct, get_type, parse_correct
 
 #: Number card id -> value added to the play pile total.
 NUMBERS: dict[str, int] = {f"number-{v}": v for v in range(11)}
@@ -81,6 +81,7 @@ ACTIONS: dict[str, ActionDoc] = {
                                                          "enum": list(TIEBREAK_CARDS)}}},
         required=("player", "cards"),
         example={"type": "tiebreak", "player": "Ann", "cards": ["number-10", "number-9"]}),
+    "correct": CORRECT_DOC,
 }
 
 #: A player named in an action: a name or a seat index, resolved against the state.
@@ -126,7 +127,7 @@ class TiebreakPile:
     cards: tuple[str, ...]
 
 
-Action = Union[Play, TakeBack, Steal, Block, Accept, TiebreakPile]
+Action = Union[Play, TakeBack, Steal, Block, Accept, TiebreakPile, Correct]
 
 
 def parse_action(data: Mapping[str, Any]) -> Action:
@@ -135,6 +136,8 @@ def parse_action(data: Mapping[str, Any]) -> Action:
     :raises InvalidAction: unknown type, or a missing or malformed field.
     """
     kind = get_type(data, ACTIONS)
+    if kind == "correct":
+        return parse_correct(data)
     if kind == "play":
         card = data.get("card")
         if card in ("sorry", "dont-be-sorry"):

@@ -9,6 +9,7 @@ Actions (JSON)::
 
     {"type": "roll", "green": 3, "yellow": 4, "red": 3}
     {"type": "bank"}
+    {"type": "correct", "player": 1, "delta": -2, "reason": "..."}   (any game)
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Union
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
-from companion.games.base import ActionDoc, Event, check_players, get_int, get_type
+from companion.games.base import (CORRECT_DOC, ActionDoc, Correct, Event, check_correct,
+                                  check_players, corrected, get_int, get_type,
+                                  parse_correct)
 
 ID = "toss-up"
 NAME = "Toss Up!"
@@ -43,6 +46,7 @@ ACTIONS: dict[str, ActionDoc] = {
         properties={},
         example={"type": "bank"},
     ),
+    "correct": CORRECT_DOC,
 }
 
 #: Push buttons (see companion/controls.py): button name -> action sent, or "confirm"
@@ -72,7 +76,7 @@ class Bank:
     """Add the turn's points to the player's total; the turn ends."""
 
 
-Action = Union[Roll, Bank]
+Action = Union[Roll, Bank, Correct]
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,8 @@ def parse_action(data: Mapping[str, Any]) -> Action:
     kind = get_type(data, ACTIONS)
     if kind == "bank":
         return Bank()
+    if kind == "correct":
+        return parse_correct(data)
     return Roll(*(get_int(data, colour, high=DICE) for colour in ("green", "yellow", "red")))
 
 
@@ -125,6 +131,9 @@ def check(state: State, action: Action) -> None:
     :raises NotNow: the game is over, or a bank before the turn's first roll.
     :raises IllegalAction: a roll whose dice count is not the dice in hand.
     """
+    if isinstance(action, Correct):
+        check_correct(action, state.players, state.scores, over=state.over)
+        return
     if state.over:
         raise NotNow("The game is over; start a new one.")
     if isinstance(action, Bank):
@@ -140,6 +149,9 @@ def check(state: State, action: Action) -> None:
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Return the state after ``action``; assumes ``check(state, action)`` passed."""
+    if isinstance(action, Correct):
+        scores, event = corrected(state.players, state.scores, action)
+        return replace(state, scores=scores), [event]
     who = state.players[state.current]
     if isinstance(action, Bank):
         total = state.scores[state.current] + state.points

@@ -30,7 +30,9 @@ from typing import Any, Mapping
 from companion import timers
 from companion.errors import InvalidAction, NotNow
 from companion.games import toss_your_cookies_rules as rules
-from companion.games.base import ActionDoc, Event, check_players, get_int, get_type
+from companion.games.base import (CORRECT_DOC, ActionDoc, Correct, Event, check_correct,
+                                  check_players, corrected, get_int, get_type,
+                                  parse_correct)
 from companion.games.toss_your_cookies_rules import COOKIES, Claim, Roll, TimerAction
 
 ID = "toss-your-cookies"
@@ -80,6 +82,7 @@ ACTIONS: dict[str, ActionDoc] = {
         {"type": "snickerdoodle", "player": 0,
          "hand": ["fortune", "fortune", "fortune", "wild", "fortune", "milk", "half-eaten"]},
         required=("player",)),
+    "correct": CORRECT_DOC,
 }
 
 
@@ -109,7 +112,7 @@ class State:
         return self.rounds // 2 + 1
 
 
-Action = Roll | TimerAction | Claim
+Action = Roll | TimerAction | Claim | Correct
 
 
 def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> State:
@@ -155,6 +158,8 @@ def parse_action(data: Mapping[str, Any]) -> Action:
     :raises InvalidAction: unknown type, unknown die face or card, missing ``at``.
     """
     kind = get_type(data, ACTIONS)
+    if kind == "correct":
+        return parse_correct(data)
     if kind == "snickerdoodle":
         return rules.parse_claim(data, CARDS)
     at = timers.parse_at(data)
@@ -171,6 +176,10 @@ def check(state: State, action: Action) -> None:
     :raises IllegalAction: a claimed hand that is not five of one cookie plus the milk.
     :raises InvalidAction: a seat that does not exist.
     """
+    if isinstance(action, Correct):  # rounds won; the round that wins the game is played
+        check_correct(action, state.players, state.wins, over=state.over,
+                      limit=state.wins_needed, unit="rounds won")
+        return
     if state.over:
         raise NotNow("The game is over; start a new one.")
     if isinstance(action, Claim):
@@ -193,6 +202,9 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Return the state after ``action``; assumes ``check(state, action)`` passed."""
     if isinstance(action, Claim):
         return _claim(state, action)
+    if isinstance(action, Correct):
+        wins, event = corrected(state.players, state.wins, action)
+        return replace(state, wins=wins), [event]
     who = state.players[state.roller]
     if isinstance(action, Roll):
         events = [Event("roll", {"player": who, "action": action.action,

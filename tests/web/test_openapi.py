@@ -90,7 +90,9 @@ def test_structure(spec):
     expected = {"/api/state": {"get"}, "/api/events": {"get"}, "/api/games": {"post"},
                 "/api/actions": {"post"}, "/api/undo": {"post"}, "/api/camera/confirm": {"post"},
                 "/api/openapi.json": {"get"}, "/api/camera/preview.jpg": {"get"},
-                "/api/camera/preview.mjpeg": {"get"}}
+                "/api/camera/preview.mjpeg": {"get"}, "/api/history": {"get"},
+                "/api/history.json": {"get"}, "/api/history.csv": {"get"},
+                "/api/history/players.csv": {"get"}}
     assert {path: set(ops) for path, ops in spec["paths"].items()} == expected
     for path, ops in spec["paths"].items():
         for op in ops.values():

@@ -53,6 +53,7 @@ const Host = {
     this.state = state;
     document.getElementById("title").textContent = state.name ? "Host · " + state.name : "Host";
     document.body.dataset.version = state.version;
+    Calls.sync(state.calls);
     const controls = HostControls[state.game];
     fill(document.getElementById("status"), statusLine(state));
     const box = document.getElementById("controls");
@@ -63,9 +64,13 @@ const Host = {
       fill(box);
     }
     this.renderRecent(state, controls);
+    document.getElementById("correct-card").hidden = !state.game || state.over;
+    document.getElementById("preview-card").hidden = !state.camera;
+    if (state.game && !state.over) Correction.render(state);
     const details = document.getElementById("new-game");
     const setup = !state.game || state.over;
     if (setup) details.open = true;
+    if (!this.joinShown) { this.joinShown = true; document.getElementById("join").open = setup; }
     document.querySelector(".host-main").classList.toggle("setup", setup);
     document.getElementById("undo-card").hidden = !state.game;
     NewGame.prefill(state);
@@ -81,12 +86,54 @@ const Host = {
   },
 };
 
+/** The score correction: a player, +/- points and a reason, sent as {type: "correct"}. */
+const Correction = {
+  draft: {player: null, delta: 1, reason: ""},
+
+  render(state) {
+    const typing = document.activeElement && document.activeElement.id === "correct-reason";
+    if (typing && this.shownFor === state.players.map((p) => p.name).join()) return;  // keep the caret
+    this.shownFor = state.players.map((p) => p.name).join();
+    const d = this.draft;
+    if (d.player !== null && d.player >= state.players.length) d.player = null;
+    const redraw = () => this.render(state);
+    const reason = h("input", {type: "text", id: "correct-reason", maxlength: 200, value: d.reason,
+                               placeholder: "Why? e.g. miscounted the roll", "aria-label": "Reason",
+                               oninput: (e) => { d.reason = e.target.value; button.disabled = !this.ready(); }});
+    const button = h("button", {type: "button", id: "correct-send", class: "btn primary big",
+                                text: "Correct" + (d.player === null ? "" : " " + state.players[d.player].name + " " + (d.delta > 0 ? "+" : "") + d.delta),
+                                disabled: !this.ready(), onclick: async () => {
+                                  if (await Host.send({type: "correct", player: d.player, delta: d.delta, reason: d.reason.trim()})) {
+                                    this.draft = {player: null, delta: 1, reason: ""};
+                                    document.getElementById("correct-card").open = false;
+                                  }
+                                }});
+    fill(document.getElementById("correct-form"),
+      Touch.players(state, (seat) => { d.player = seat; redraw(); }, {selected: d.player, label: "Whose score"}),
+      Touch.stepper("Points", d.delta, (v) => { d.delta = v === 0 ? (d.delta > 0 ? -1 : 1) : v; redraw(); }, {min: -50, max: 50}),
+      reason, button);
+  },
+
+  ready() { return this.draft.player !== null && this.draft.delta !== 0 && this.draft.reason.trim() !== ""; },
+};
+
 function clock(at) {
   if (typeof at !== "number") return "";
   return new Date(at * 1000).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
 }
 
+const ACTION_WORDS = {toggle: "Timer start / pause", start: "Timer start", resume: "Timer start", pause: "Timer pause",
+                      next: "Next", skip: "Skip ahead", timeout: "Time's up", toss: "Toss", pass: "Pass",
+                      bank: "Bank", accept: "Accept", block: "Don't Be SORRY!", "no-counter": "No counter",
+                      "energy-drink": "Energy Drink"};
+
 function describeAction(action) {
+  if (action.type === "add_time") return "+" + action.seconds + " s on the timer";
+  if (ACTION_WORDS[action.type] && Object.keys(action).every((k) => k === "type" || k === "at")) return ACTION_WORDS[action.type];
+  if (action.type === "correct") {
+    const who = Host.state && Host.state.players[action.player] ? Host.state.players[action.player].name : "seat " + (action.player + 1);
+    return "Correction: " + who + " " + (action.delta > 0 ? "+" : "") + action.delta + " (" + action.reason + ")";
+  }
   const rest = Object.entries(action).filter(([k]) => k !== "type" && k !== "at")
     .map(([k, v]) => k + " " + (typeof v === "object" ? JSON.stringify(v) : v));
   return action.type + (rest.length ? ": " + rest.join(", ") : "");
@@ -154,6 +201,13 @@ function readField(input) {
 }
 
 document.getElementById("undo").addEventListener("click", () => Host.post("/api/undo"));
+
+// The live picture streams only while its card is open (it costs the Pi nothing otherwise).
+document.getElementById("preview-card").addEventListener("toggle", (e) => {
+  const img = document.getElementById("preview");
+  if (e.target.open) img.src = "/api/camera/preview.mjpeg";
+  else img.removeAttribute("src");
+});
 
 NewGame.init();
 Live.connect((state) => Host.render(state));

@@ -22,7 +22,7 @@ function h(tag, props, ...children) {
     else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
     else el.setAttribute(key, value === true ? "" : String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -31,7 +31,7 @@ function h(tag, props, ...children) {
 
 /** Replace all children of `el` with `children`. */
 function fill(el, ...children) {
-  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
   return el;
 }
 
@@ -94,6 +94,7 @@ const Live = {
 
   /** Live extras (camera status, what it saw) for the version shown: merge and redraw. */
   merge(extras) {
+    Clock.sync(extras);
     if (!this.last || extras.version !== this.shown) return;
     this.last = {...this.last, ...extras};
     if (this.onState) this.onState(this.last, false);
@@ -102,6 +103,7 @@ const Live = {
   /** Show `state` unless it is not newer than what is shown. */
   accept(state, force) {
     if (!state || typeof state.version !== "number") return;
+    Clock.sync(state);
     if (state.version <= this.shown && !(force && state.version < this.shown)) return;
     const fresh = state.version === this.shown + 1;
     this.shown = state.version;
@@ -117,6 +119,16 @@ const Live = {
     const words = {live: "Live", connecting: "Connecting", reconnecting: "Reconnecting", offline: "Offline"};
     el.querySelector(".conn-text").textContent = words[status] || status;
   },
+};
+
+/** The server's clock: SSE messages carry its `now` (epoch seconds); deadlines in the state
+ *  are server times, so countdowns use Clock.now() rather than the phone's own clock. */
+const Clock = {
+  offset: 0,
+  sync(message) {
+    if (message && typeof message.now === "number") this.offset = message.now - Date.now() / 1000;
+  },
+  now() { return Date.now() / 1000 + this.offset; },
 };
 
 /** Registries that per-game scripts fill: Panels[gameId](state, ctx) -> Node (scoreboard),

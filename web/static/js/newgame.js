@@ -7,7 +7,36 @@ const NewGame = {
   filled: false,
   confirmUntil: 0,
 
+  /** Names of earlier games on this phone (newest first), offered as suggestions. */
+  known() {
+    try { return JSON.parse(localStorage.getItem("companion-names") || "[]").filter((n) => typeof n === "string"); }
+    catch (e) { return []; }
+  },
+
+  remember(names) {
+    const all = [...names, ...this.known().filter((n) => !names.some((m) => m.toLowerCase() === n.toLowerCase()))];
+    localStorage.setItem("companion-names", JSON.stringify(all.slice(0, 40)));
+    this.fillKnown();
+  },
+
+  fillKnown() {
+    let list = document.getElementById("known-names");
+    if (!list) { list = h("datalist", {id: "known-names"}); document.body.append(list); }
+    const names = [...this.known()];
+    for (const n of this.journaled || []) if (!names.some((m) => m.toLowerCase() === n.toLowerCase())) names.push(n);
+    fill(list, names.map((n) => h("option", {value: n})));
+  },
+
+  /** Also offer every name the companion's history knows (any phone's games). */
+  loadJournaled() {
+    fetch("/api/history", {cache: "no-store"}).then((r) => r.json())
+      .then((data) => { this.journaled = data.names || []; this.fillKnown(); })
+      .catch(() => {});
+  },
+
   init() {
+    this.fillKnown();
+    this.loadJournaled();
     const select = document.getElementById("game-select");
     fill(select, CATALOG.map((g) => h("option", {value: g.id, text: g.name})));
     select.addEventListener("change", () => this.showGame());
@@ -41,7 +70,8 @@ const NewGame = {
     const list = document.getElementById("player-list");
     const index = list.children.length + 1;
     const input = h("input", {type: "text", value: name, maxlength: 40, placeholder: "Player " + index,
-                              "aria-label": "Player " + index + " name", autocapitalize: "words", enterkeyhint: "next"});
+                              "aria-label": "Player " + index + " name", autocapitalize: "words", enterkeyhint: "next",
+                              list: "known-names"});
     const row = h("li", {class: "player-row"}, input,
       h("button", {type: "button", class: "icon", "aria-label": "Move up", text: "↑", onclick: () => this.move(row, -1)}),
       h("button", {type: "button", class: "icon", "aria-label": "Move down", text: "↓", onclick: () => this.move(row, 1)}),
@@ -101,6 +131,7 @@ const NewGame = {
     }
     const players = this.names().filter((n) => n);
     if (await Host.post("/api/games", {game: game.id, players, options})) {
+      this.remember(players);
       document.getElementById("new-game").open = false;
     }
   },

@@ -20,7 +20,8 @@ const Board = {
     if (!state.game) content = this.waiting();
     else if (panel && panel.render) content = panel.render(state);
     else content = genericPanel(state);
-    fill(board, state.over ? winnerBanner(state) : null, content);
+    fill(board, state.over ? winnerBanner(state) : null, twoColumns(content));
+    Calls.sync(state.calls);
     if (fresh) this.cues(state, panel);
   },
 
@@ -34,11 +35,15 @@ const Board = {
   cues(state, panel) {
     const events = state.events || [];
     let shown = null;
+    let sound = null;
     for (const event of events) {
       const cue = (panel && panel.cue && panel.cue(event, state)) || genericCue(event);
       if (cue) shown = cue;  // the last cue of a change is the most important one
+      if (cue && cue.sound) sound = cue.sound;
+      if (cue && cue.say) Cues.say(cue.say);
     }
     if (shown) this.toast(shown.text, shown.tone);
+    if (sound) Cues.play(sound);
   },
 
   toast(text, tone) {
@@ -50,6 +55,15 @@ const Board = {
     this.toastTimer = setTimeout(() => { el.hidden = true; }, 3500);
   },
 };
+
+/** Split a panel into its main column and a side column (scores, chart): one above the
+ *  other in portrait, side by side in landscape. */
+function twoColumns(panel) {
+  const side = [...panel.children].filter((el) => el.matches(".table, .chart-card"));
+  if (!side.length || side.length === panel.children.length) return panel;
+  const main = [...panel.children].filter((el) => !side.includes(el));
+  return fill(panel, h("div", {class: "main"}, main), h("div", {class: "side"}, side));
+}
 
 /** Players sorted by score, highest first, keeping seat order among equals. */
 function standings(state) {
@@ -89,14 +103,27 @@ function genericPanel(state) {
     !state.over ? h("div", {class: "now"},
       h("p", {class: "label", text: current ? "Now playing" : "Everyone plays"}),
       h("p", {class: "now-name", text: current ? current.name : "All together"})) : null,
-    playerList(state));
+    h("section", {class: "table"}, playerList(state)),
+    scoreChart(state, "turn"));
 }
 
-const CUE_WORDS = {"new-game": ["New game!", "info"], "undo": ["Undone", "info"], "game-over": ["Game over", "good"]};
+const CUE_WORDS = {"new-game": ["New game!", "info", "tick"], "undo": ["Undone", "info", "tick"],
+                   "game-over": ["Game over", "good", "win"], "correct": [null, "info", "tick"]};
 
 function genericCue(event) {
   const words = CUE_WORDS[event.kind];
-  return words ? {text: words[0], tone: words[1]} : null;
+  if (!words) return null;
+  const text = event.kind === "correct"
+    ? "Score corrected: " + event.player + " " + (event.delta > 0 ? "+" : "") + event.delta + (event.reason ? " (" + event.reason + ")" : "")
+    : words[0];
+  return {text, tone: words[1], sound: words[2]};
+}
+
+if (document.documentElement.classList.contains("tv") || document.body.classList.contains("tv")) {
+  document.documentElement.classList.add("tv");
+  document.body.append(h("aside", {class: "tv-join"},
+    h("img", {src: "/join.svg", alt: "QR code of this scoreboard's address", width: 160, height: 160}),
+    h("p", {text: "Scan to follow on your phone"})));
 }
 
 Live.connect((state, fresh) => Board.render(state, fresh));

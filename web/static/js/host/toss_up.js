@@ -12,7 +12,7 @@
 
   function render(state, send) {
     const turn = state.turn;
-    const key = state.current + "/" + turn.number + "/" + turn.dice_in_hand;
+    const key = state.current + "/" + turn.number + "/" + turn.rolls;  // a new roll: count afresh
     if (key !== turnKey) { reset(); turnKey = key; }
     const root = h("div", {class: "toss-up-host"});
     const redraw = () => fill(root, ...body(state, send, redraw));
@@ -51,13 +51,30 @@
         h("button", {type: "button", id: "bank", class: "btn good big",
                      text: "Bank " + turn.points + (turn.points === 1 ? " point" : " points"),
                      disabled: turn.rolls === 0, onclick: () => send({type: "bank"})})),
+      cameraCard(state),
     ];
+  }
+
+  /** What the camera saw and its offer as one tap. */
+  function cameraCard(state) {
+    if (!state.camera && !state.dice) return null;
+    const dice = state.dice || {};
+    const offer = dice.offer;
+    const seen = dice.seen;
+    return Touch.section("Camera" + (state.camera ? " · " + (state.camera.status || (state.camera.online ? "on" : "offline")) : ""),
+      seen ? h("p", {class: "hint", text: "Sees " + seen.green + " green · " + seen.yellow + " yellow · " + seen.red + " red"
+                                          + (seen.other ? " · " + seen.other + " other" : "")}) : null,
+      dice.message ? h("p", {class: "hint", text: dice.message}) : null,
+      offer ? h("button", {type: "button", class: "btn good big", id: "confirm-camera",
+                           text: "Confirm camera roll: " + offer.green + " · " + offer.yellow + " · " + offer.red,
+                           onclick: () => Host.post("/api/camera/confirm")}) : null,
+      h("p", {class: "hint", text: "The live picture is in Camera preview below."}));
   }
 
   function describe(action) {
     if (action.type === "roll") return "Roll: " + action.green + " green · " + action.yellow + " yellow · " + action.red + " red";
     if (action.type === "bank") return "Bank";
-    return action.type;
+    return describeAction(action);
   }
 
   HostControls["toss-up"] = {render, describe};

@@ -38,6 +38,25 @@
       h("div", {class: "meter"}, h("div", {class: "meter-fill", style: {width: width + "%"}})));
   }
 
+  /** What the camera saw (live extras `camera` and `dice`), or null without a camera. */
+  function cameraSaw(state) {
+    const camera = state.camera;
+    const dice = state.dice;
+    if (!camera && !dice) return null;
+    const seen = dice && dice.seen;
+    const online = camera ? camera.online : true;
+    return h("section", {class: "camera-saw", id: "camera-saw"},
+      h("div", {class: "odds-head"},
+        h("span", {class: "label", text: "The camera sees"}),
+        h("span", {class: "cam-status" + (online ? " on" : " off"),
+                   text: camera ? camera.status || (online ? "watching" : "offline") : "watching"})),
+      seen ? h("div", {class: "roll small"}, ["green", "yellow", "red", "other"].filter((c) => c !== "other" || seen.other)
+        .map((c) => h("span", {class: "chip " + c}, h("span", {class: "chip-n", text: seen[c] || 0}),
+                      h("span", {class: "chip-c", text: c})))) : h("p", {class: "roll-none", text: "No dice in view"}),
+      dice && dice.message ? h("p", {class: "hint", text: dice.message}) : null,
+      dice && dice.offer ? h("p", {class: "offer", text: "Waiting for the host to confirm this roll"}) : null);
+  }
+
   function render(state) {
     const turn = state.turn || {points: 0, dice_in_hand: DICE, rolls: 0};
     const current = state.current === null ? null : state.players[state.current];
@@ -62,6 +81,7 @@
         diceInHand(turn.dice_in_hand),
         oddsMeter(state)));
     }
+    parts.push(cameraSaw(state));
     const previous = turn.rolls === 0 && state.last_roll;
     parts.push(h("section", {class: "last-roll"},
       h("p", {class: "label", text: previous ? "Last roll of the previous turn" : "Last roll"}),
@@ -73,23 +93,24 @@
           h("span", {class: "progress-fill", style: {width: Math.min(100, 100 * p.score / target) + "%"}})),
         seat === state.current && turn.points > 0 && !state.over
           ? h("span", {class: "pending", title: "points this turn, not banked yet", text: "+" + turn.points}) : null])));
+    parts.push(scoreChart(state, "turn"));
     return h("div", {class: "panel toss-up"}, parts);
   }
 
   function cue(event) {
     switch (event.kind) {
       case "red-light":
-        return {text: event.player + " ran a red light" + (event.lost ? " and lost " + event.lost : "") + "!", tone: "bad"};
+        return {text: event.player + " ran a red light" + (event.lost ? " and lost " + event.lost : "") + "!", tone: "bad", sound: "bad"};
       case "bank":
-        return {text: event.player + " banked " + event.points + " → " + event.total, tone: "good"};
+        return {text: event.player + " banked " + event.points + " → " + event.total, tone: "good", sound: "good"};
       case "all-green":
         return {text: "All ten dice scored: " + event.player + " rolls all ten again!", tone: "good"};
       case "all-yellow":
         return {text: "All yellow: nothing happens", tone: "info"};
       case "final-round":
-        return {text: "Final round! " + event.player + " has " + event.total, tone: "warn"};
+        return {text: "Final round! " + event.player + " has " + event.total, tone: "warn", sound: "warn"};
       case "game-over":
-        return {text: "Game over!", tone: "good"};
+        return {text: "Game over!", tone: "good", sound: "win"};
       case "roll":
         return {text: event.player + " rolled " + event.green + " green", tone: "info"};
       default:

@@ -1,0 +1,42 @@
+/* The history page: per-player wins and averages per game, and every game's result,
+ * from GET /api/history. Names are shown as text, never parsed.
+ */
+"use strict";
+
+const History = {
+  async load() {
+    let data;
+    try {
+      const response = await fetch("/api/history", {cache: "no-store"});
+      data = await response.json();
+    } catch (e) {
+      fill(document.getElementById("stats"), h("p", {class: "error", text: "The companion cannot be reached."}));
+      return;
+    }
+    this.render(data);
+  },
+
+  render(data) {
+    const names = Object.fromEntries(data.games.map((g) => [g.game, g.name]));
+    const byGame = {};
+    for (const row of data.players) (byGame[row.game] = byGame[row.game] || []).push(row);
+    const stats = Object.entries(byGame).map(([game, rows]) => h("div", {class: "stats-game", dataset: {game}},
+      h("h3", {class: "touch-title", text: names[game] || game}),
+      h("table", {class: "stats-table"},
+        h("thead", {}, h("tr", {}, ["Player", "Played", "Wins", "Win %", "Average", "Best"].map((t) => h("th", {text: t})))),
+        h("tbody", {}, rows.map((r) => h("tr", {},
+          h("td", {text: r.player}), h("td", {class: "n", text: r.played}), h("td", {class: "n", text: r.wins}),
+          h("td", {class: "n", text: Math.round(r.win_rate * 100) + "%"}), h("td", {class: "n", text: r.average}),
+          h("td", {class: "n", text: r.best})))))));
+    fill(document.getElementById("stats"), h("h2", {text: "Wins and averages"}),
+      stats.length ? stats : h("p", {class: "hint", text: "No finished games yet."}));
+    fill(document.getElementById("games"), h("h2", {text: "Games"}),
+      data.games.length ? h("ol", {class: "games-list"}, data.games.map((g) => h("li", {dataset: {id: g.id}},
+        h("p", {class: "label", text: g.name + " · " + new Date(g.started_at * 1000).toLocaleString() + (g.finished ? "" : " · still playing")}),
+        h("p", {class: "history-line"}, g.players.map((p, i) => [i ? " · " : "",
+          h("span", {class: p.winner ? "won" : "", text: p.name + " " + p.score})]))))) : h("p", {class: "hint", text: "No games yet."}));
+  },
+};
+
+History.load();
+Live.connect(() => History.load());

@@ -1,0 +1,98 @@
+/* Paper Tales on the host page: the phase timer (start/pause, +30 s), next phase, and the
+ * ledger: Gold and Legend Points per player, Buildings, the Wars strengths, the tally.
+ * Deployment is entered as Unit ids (a list to tap from).
+ */
+"use strict";
+
+(function () {
+  const BUILDINGS = [["town", "Town"], ["tavern", "Tavern"], ["mine", "Mine"], ["temple", "Temple"], ["barracks", "Barracks"]];
+  const title = (w) => w.charAt(0).toUpperCase() + w.slice(1);
+
+  function render(state, send) {
+    const root = h("div", {class: "tales-host"});
+    const redraw = () => fill(root, body(state, send, redraw));
+    redraw();
+    return root;
+  }
+
+  function ledger(state, send, redraw) {
+    const draft = draftFor("ledger" + state.version, () => ({player: 0, amount: 1}));
+    const seat = draft.player;
+    return Touch.section("Gold and Legend Points",
+      Touch.players(state, (s) => { draft.player = s; redraw(); }, {selected: seat}),
+      Touch.stepper("Amount", draft.amount, (v) => { draft.amount = v; redraw(); }, {min: -20, max: 20}),
+      h("div", {class: "action-row"},
+        Touch.act((draft.amount >= 0 ? "+" : "") + draft.amount + " Gold", {type: "gold", player: seat, amount: draft.amount}, send,
+                  {tone: "ghost", disabled: !draft.amount}),
+        Touch.act((draft.amount >= 0 ? "+" : "") + draft.amount + " LP", {type: "lp", player: seat, amount: draft.amount}, send,
+                  {tone: "ghost", disabled: !draft.amount})));
+  }
+
+  function build(state, send, redraw) {
+    const draft = draftFor("build" + state.version, () => ({player: null, level: 1}));
+    return Touch.section("Construction",
+      Touch.players(state, (s) => { draft.player = s; redraw(); }, {selected: draft.player, skip: (s) => state.players[s].built}),
+      Touch.choices([[1, "Level 1"], [2, "Level 2"]], (l) => { draft.level = l; redraw(); }, {selected: draft.level, cols: 2}),
+      Touch.choices(BUILDINGS.map(([v, t]) => [v, t, {disabled: draft.player === null}]),
+                    (b) => send({type: "build", player: draft.player, building: b, level: draft.level}), {cols: 3, label: "Building"}));
+  }
+
+  function wars(state, send, redraw) {
+    const draft = draftFor("wars" + state.version, () => ({strengths: state.players.map((p) => p.strength)}));
+    return Touch.section("Wars",
+      state.players.map((p, i) => Touch.stepper(p.name, draft.strengths[i], (v) => { draft.strengths[i] = v; redraw(); }, {max: 60})),
+      h("div", {class: "action-row"},
+        Touch.act("Score these", () => ({type: "wars", strengths: draft.strengths}), send, {id: "score-wars"}),
+        Touch.act("Score from realms", {type: "wars"}, send, {tone: "ghost"})));
+  }
+
+  function tally(state, send, redraw) {
+    const draft = draftFor("tally" + state.version, () => ({lp: state.players.map(() => 0)}));
+    return Touch.section("Building Legend Points",
+      state.players.map((p, i) => Touch.stepper(p.name, draft.lp[i], (v) => { draft.lp[i] = v; redraw(); }, {max: 99})),
+      Touch.act("Final tally", () => ({type: "tally", building_lp: draft.lp}), send, {tone: "good", id: "tally"}));
+  }
+
+  function deploy(state, send, redraw) {
+    const units = (GAMES["paper-tales"].actions.find((a) => a.type === "deploy").properties.front.items.enum) || [];
+    const draft = draftFor("deploy" + state.version, () => ({player: null, front: [], back: [], row: "front"}));
+    const player = draft.player === null ? null : state.players[draft.player];
+    return Touch.section("Deployment",
+      Touch.players(state, (s) => {
+        draft.player = s;
+        draft.front = state.players[s].front.map((u) => u.unit);
+        draft.back = state.players[s].back.map((u) => u.unit);
+        redraw();
+      }, {selected: draft.player, skip: (s) => state.players[s].deployed}),
+      player ? [
+        Touch.choices([["front", "Front: " + (draft.front.join(", ") || "empty")], ["back", "Back: " + (draft.back.join(", ") || "empty")]],
+                      (r) => { draft.row = r; redraw(); }, {selected: draft.row, cols: 1}),
+        h("details", {class: "touch-more"}, h("summary", {text: "Add a Unit to the " + draft.row}),
+          Touch.choices(units.map((u) => [u, u]), (u) => { draft[draft.row].push(u); redraw(); }, {cols: 3})),
+        h("div", {class: "action-row"},
+          Touch.act("Deploy", () => ({type: "deploy", player: draft.player, front: draft.front, back: draft.back}), send, {id: "deploy"}),
+          h("button", {type: "button", class: "btn big ghost", text: "Clear row", onclick: () => { draft[draft.row] = []; redraw(); }}))] : null);
+  }
+
+  function body(state, send, redraw) {
+    const parts = [h("div", {class: "turn-head"},
+      h("p", {class: "turn-who", text: "Turn " + state.turn + " · " + title(state.phase)}),
+      h("p", {class: "turn-meta", text: state.times_up ? "Time's up" : "Everyone plays at once"}))];
+    if (state.phase === "tally") return [...parts, tally(state, send, redraw), ledger(state, send, redraw)];
+    parts.push(Touch.timerBar(state, send, Touch.act("Next phase →", {type: "next"}, send, {id: "next-phase"})));
+    if (state.phase === "deployment") parts.push(deploy(state, send, redraw));
+    if (state.phase === "wars" && !state.wars) parts.push(wars(state, send, redraw));
+    if (state.phase === "construction") parts.push(build(state, send, redraw));
+    parts.push(ledger(state, send, redraw));
+    return parts;
+  }
+
+  function describe(a) {
+    if (a.type === "gold" || a.type === "lp") return (a.amount > 0 ? "+" : "") + a.amount + " " + (a.type === "lp" ? "LP" : "Gold") + " for seat " + (a.player + 1);
+    if (a.type === "build") return "Build " + a.building + " " + (a.level || 1) + " (seat " + (a.player + 1) + ")";
+    if (a.type === "next") return "Next phase";
+    return describeAction(a);
+  }
+
+  HostControls["paper-tales"] = {render, describe};
+})();

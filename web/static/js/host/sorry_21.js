@@ -1,0 +1,70 @@
+/* Sorry! Revenge on the host page: every pile card as a big button (tap = played by the
+ * player to act), SORRY! take-back, steal / block / accept when a 21 or SORRY! waits,
+ * and the tiebreaker piles.
+ */
+"use strict";
+
+(function () {
+  const NUMBERS = Array.from({length: 11}, (_, n) => ["number-" + n, String(n)]);
+  const SPECIAL = [["slide-10", "Slide 10"], ["slide-15", "Slide 15"], ["slide-21", "Slide 21"],
+                   ["switch", "Switch"], ["draw-2", "Draw 2"], ["play-2", "Play 2"]];
+
+  function render(state, send) {
+    const root = h("div", {class: "sorry-host"});
+    const redraw = () => fill(root, body(state, send, redraw));
+    redraw();
+    return root;
+  }
+
+  function tiebreak(state, send, redraw) {
+    const draft = draftFor("tb" + state.version, () => ({player: null, cards: []}));
+    const tied = state.tiebreak.players;
+    const total = draft.cards.reduce((sum, c) => c.startsWith("slide-") ? Number(c.slice(6)) : sum + Number(c.slice(7)), 0);
+    return Touch.section("Tiebreaker: each tied player's pile",
+      Touch.choices(tied.filter((n) => !(n in state.tiebreak.piles)).map((n) => [n, n]),
+                    (n) => { draft.player = n; draft.cards = []; redraw(); }, {selected: draft.player}),
+      Touch.choices([...NUMBERS, ...SPECIAL.slice(0, 3)], (c) => { draft.cards.push(c); redraw(); }, {cols: 4}),
+      h("p", {class: "hint", text: draft.cards.length ? "Pile: " + draft.cards.length + " cards = " + total : "Tap the cards in order"}),
+      h("div", {class: "action-row"},
+        Touch.act("Record pile", () => ({type: "tiebreak", player: draft.player, cards: draft.cards}), send,
+                  {disabled: draft.player === null || !draft.cards.length}),
+        h("button", {type: "button", class: "btn big ghost", text: "Clear", onclick: () => { draft.cards = []; redraw(); }})));
+  }
+
+  function body(state, send, redraw) {
+    if (state.stage === "tiebreak") return [tiebreak(state, send, redraw)];
+    const who = state.players[state.current];
+    const parts = [h("div", {class: "turn-head"},
+      h("p", {class: "turn-who", text: (who ? who.name : "") + " plays · total " + state.total}),
+      h("p", {class: "turn-meta", text: "Round " + state.round + (state.play2_left ? " · Play 2: " + state.play2_left + " number cards owed" : "")}))];
+    const p = state.pending;
+    if (p && p.kind === "claim") {
+      const maker = state.players.findIndex((x) => x.name === p.player);
+      parts.push(Touch.section(p.player + " made 21: steal it with SORRY!?",
+        Touch.players(state, (seat) => send({type: "steal", player: state.players[seat].name}), {skip: (s) => s === maker, label: "Steal by"}),
+        Touch.act("Nobody steals: the 21 stands", {type: "accept"}, send, {tone: "good", id: "accept"})));
+    } else if (p) {
+      parts.push(Touch.section(p.player + " played SORRY! on " + p.target,
+        h("div", {class: "action-row"},
+          Touch.act("Don't Be SORRY! (block)", {type: "block"}, send, {id: "block"}),
+          Touch.act("No block", {type: "accept"}, send, {tone: "ghost", id: "accept"}))));
+    }
+    parts.push(Touch.section("Card played",
+      Touch.choices(NUMBERS, (card) => send({type: "play", card}), {label: "Number cards", cols: 4}),
+      Touch.choices(SPECIAL, (card) => send({type: "play", card}), {label: "Action cards", cols: 3})));
+    parts.push(h("details", {class: "touch-more"}, h("summary", {text: "SORRY!: send a pawn back"}),
+      Touch.players(state, (seat) => send({type: "take-back", target: state.players[seat].name}),
+                    {skip: (s) => s === state.current || !state.players[s].home, label: "Take back from"})));
+    return parts;
+  }
+
+  function describe(a) {
+    if (a.type === "play") return "Play " + a.card.replace("number-", "");
+    if (a.type === "take-back") return "SORRY! on " + a.target;
+    if (a.type === "steal") return "Steal by " + a.player;
+    if (a.type === "tiebreak") return "Tiebreak pile of " + a.player;
+    return describeAction(a);
+  }
+
+  HostControls["sorry-21"] = {render, describe};
+})();

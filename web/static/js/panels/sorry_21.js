@@ -1,0 +1,78 @@
+/* Sorry! Revenge on the scoreboard: the running total (big, with how far to 21), whose
+ * card, the direction, a waiting 21 or SORRY!, everyone's pawns HOME and at START, the
+ * tiebreaker. Speech can read the total aloud (off by default; a button in the panel).
+ * State fields: players [{name, score, home, start, returning}], current, stage, total,
+ * pile, direction, round, play2_left, pending, tiebreak, last_round, goal, history.
+ */
+"use strict";
+
+(function () {
+  const CARD = {"slide-10": "Slide 10", "slide-15": "Slide 15", "slide-21": "Slide 21", switch: "Switch",
+                "draw-2": "Draw 2", "play-2": "Play 2", sorry: "SORRY!", "dont-be-sorry": "Don't Be SORRY!"};
+  const cardName = (id) => CARD[id] || id.replace("number-", "");
+
+  function pawns(p) {
+    const dots = [];
+    for (let i = 0; i < 4; i++) dots.push(h("span", {class: "pawn" + (i < p.home ? " home" : "")}));
+    return h("span", {class: "pawns", "aria-label": p.home + " pawns HOME" + (p.returning ? ", returning" : "")}, dots);
+  }
+
+  function pendingBanner(state) {
+    const p = state.pending;
+    if (!p) return null;
+    const text = p.kind === "claim" ? p.player + " made 21! Anyone with SORRY! may steal it."
+      : p.kind === "take-back" ? p.player + " played SORRY! on " + p.target + ": Don't Be SORRY! blocks it."
+      : p.player + " steals " + p.target + "'s 21! Don't Be SORRY! blocks it.";
+    return h("div", {class: "banner final-round", role: "status", id: "pending"}, h("strong", {text: "Wait"}), " " + text);
+  }
+
+  function render(state) {
+    const parts = [pendingBanner(state)];
+    const current = state.current === null ? null : state.players[state.current];
+    if (!state.over) {
+      const gap = 21 - state.total;
+      parts.push(h("section", {class: "now sorry-now"},
+        h("div", {class: "row between"},
+          h("p", {class: "label", text: "Round " + state.round + " · pile total"}),
+          h("button", {type: "button", class: "chip-btn", id: "speech", "aria-pressed": String(Cues.speech),
+                       text: Cues.speech ? "Say totals: on" : "Say totals: off",
+                       onclick: (e) => { Cues.setSpeech(!Cues.speech); Board.render(Live.last, false); }})),
+        h("p", {class: "total" + (gap < 0 ? " bust" : gap === 0 ? " hit" : gap <= 5 ? " close" : ""), id: "pile-total", text: state.total}),
+        h("p", {class: "step-text", text: gap > 0 ? gap + " to 21" : gap === 0 ? "21!" : "Bust"}),
+        current ? h("p", {class: "now-small"}, h("span", {class: "label", text: "Next card · "}),
+          h("span", {id: "now-name", class: "now-who", text: current.name}),
+          h("span", {class: "dir", text: state.direction === "clockwise" ? " ↻" : " ↺"})) : null,
+        state.play2_left ? h("p", {class: "tag", text: "Play 2: " + state.play2_left + " number cards to go"}) : null,
+        state.pile.length ? h("div", {class: "cards"}, state.pile.slice(-6).map((c) => h("span", {class: "card-face", text: cardName(c)}))) : null));
+    }
+    if (state.tiebreak) {
+      parts.push(h("section", {class: "last-roll"}, h("p", {class: "label", text: "Tiebreaker: closest to 21"}),
+        h("ul", {class: "hazards"}, state.tiebreak.players.map((n) => h("li", {},
+          h("span", {text: n}), h("span", {text: n in state.tiebreak.piles ? state.tiebreak.piles[n] : "…"}))))));
+    }
+    if (state.last_round) {
+      const r = state.last_round;
+      const how = r.how === "bust" ? r.player + " busted at " + r.total : r.how === "steal" ? r.player + " stole the 21" : r.player + " made 21";
+      parts.push(h("p", {class: "hint last-round", text: "Round " + r.round + ": " + how + " · pawn HOME for " + r.flipped.join(", ")}));
+    }
+    parts.push(h("section", {class: "table"},
+      h("p", {class: "label", text: "Pawns HOME · " + state.goal + " wins"}),
+      playerList(state, (p) => pawns(p))));
+    parts.push(scoreChart(state, "round"));
+    return h("div", {class: "panel sorry-21"}, parts);
+  }
+
+  function cue(event) {
+    switch (event.kind) {
+      case "card": return {text: event.player + ": " + cardName(event.card) + " → " + event.total, tone: "info", sound: "tick", say: String(event.total)};
+      case "twenty-one": return {text: event.player + " made 21!", tone: "good", sound: "good", say: "21!"};
+      case "bust": return {text: event.player + " busted!", tone: "bad", sound: "bad", say: "Bust!"};
+      case "sorry": return {text: "SORRY!", tone: "warn", sound: "warn"};
+      case "blocked": return {text: "Blocked: Don't Be SORRY!", tone: "good", sound: "good"};
+      case "game-over": return {text: "Game over!", tone: "good", sound: "win"};
+      default: return null;
+    }
+  }
+
+  Panels["sorry-21"] = {render, cue};
+})();
