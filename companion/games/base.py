@@ -75,6 +75,19 @@ def check_players(players: Any, low: int, high: int) -> tuple[str, ...]:
     return names
 
 
+def check_options(options: Mapping[str, Any] | None, defaults: Mapping[str, Any],
+                  game: str) -> dict[str, Any]:
+    """The game's options: ``defaults`` overlaid with ``options``.
+
+    :raises InvalidAction: naming the first option the game does not have.
+    """
+    options = dict(options or {})
+    unknown = sorted(set(options) - set(defaults))
+    if unknown:
+        raise InvalidAction(f"{game} has no option {unknown[0]!r}.")
+    return {**defaults, **options}
+
+
 def get_int(data: Mapping[str, Any], key: str, *, low: int = 0, high: int = 10**6) -> int:
     """Read an integer field of an action dict, or raise InvalidAction naming it."""
     value = data.get(key)

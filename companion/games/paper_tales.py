@@ -34,6 +34,7 @@ from companion.errors import InvalidAction, NotNow
 from companion.games import paper_tales_ledger as ledger
 from companion.games import paper_tales_views as views
 from companion.games.base import (CORRECT_DOC, ActionDoc, Correct, Event, check_correct,
+                                  check_options,
                                   check_players, corrected, get_type, parse_correct)
 from companion.games.paper_tales_ledger import (
     PHASES, Adjust, Build, Deploy, Realm, Tally, Wars, parse_ledger_action,
@@ -150,10 +151,7 @@ def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> St
     :raises InvalidAction: on a bad player list or option.
     """
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
-    options = dict(options or {})
-    unknown = set(options) - set(OPTIONS)
-    if unknown:
-        raise InvalidAction(f"Paper Tales has no option {sorted(unknown)[0]!r}.")
+    options = check_options(options, OPTIONS, NAME)
     seconds = ledger.parse_phase_seconds(options.get("phase_seconds", {}),
                                          OPTIONS["phase_seconds"])
     auto = options.get("auto_advance", OPTIONS["auto_advance"])

@@ -22,8 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from companion.errors import IllegalAction, InvalidAction, NotNow
-from companion.games.base import Correct, Event, check_correct, check_players, corrected, get_int
+from companion.errors import IllegalAction, NotNow
+from companion.games.base import (Correct, Event, check_correct, check_options, check_players,
+                                  corrected, get_int)
 from companion.games.paper_toss_cards import (
     ACTIONS, CARDS, HAZARDS, TOSS_EFFECTS, Action, Bully, Counter, EnergyDrink, FlatTire,
     Flip, NoCounter, Pass, Pick, PlayerRef, PlayHazard, Sprinklers, TossPaper, parse_action,
@@ -104,11 +105,7 @@ def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> St
     :raises InvalidAction: on a bad player list or option.
     """
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
-    options = dict(options or {})
-    unknown = set(options) - set(OPTIONS)
-    if unknown:
-        raise InvalidAction(f"Paper Toss has no option {sorted(unknown)[0]!r}.")
-    target = get_int({**OPTIONS, **options}, "target", low=1, high=100)
+    target = get_int(check_options(options, OPTIONS, NAME), "target", low=1, high=100)
     zeros = (0,) * len(names)
     return State(players=names, tokens=zeros, skips=zeros, target=target)
 

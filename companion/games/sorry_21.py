@@ -24,7 +24,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
-from companion.games.base import Correct, Event, check_correct, check_players, corrected
+from companion.games.base import (Correct, Event, check_correct, check_options, check_players,
+                                  corrected)
 from companion.games.sorry_21_cards import (
     ACTIONS, CARDS, NUMBERS, PILE_CARDS, SLIDES, Accept, Action, Block, Play, Steal, TakeBack,
     TiebreakPile, parse_action, pile_total, seat_of,
@@ -102,10 +103,7 @@ def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> St
     :raises InvalidAction: on a bad player list or option.
     """
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
-    options = {**OPTIONS, **dict(options or {})}
-    unknown = set(options) - set(OPTIONS)
-    if unknown:
-        raise InvalidAction(f"Sorry! Revenge has no option {sorted(unknown)[0]!r}.")
+    options = check_options(options, OPTIONS, NAME)
     if not isinstance(options["longer"], bool):
         raise InvalidAction("'longer' must be true or false.")
     return State(players=names, progress=(0,) * len(names), longer=options["longer"])

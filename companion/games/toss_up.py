@@ -17,8 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Union
 
-from companion.errors import IllegalAction, InvalidAction, NotNow
+from companion.errors import IllegalAction, NotNow
 from companion.games.base import (CORRECT_DOC, ActionDoc, Correct, Event, check_correct,
+                                  check_options,
                                   check_players, corrected, get_int, get_type,
                                   parse_correct)
 
@@ -104,11 +105,7 @@ def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> St
     :raises InvalidAction: on a bad player list or option.
     """
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
-    options = dict(options or {})
-    unknown = set(options) - set(OPTIONS)
-    if unknown:
-        raise InvalidAction(f"Toss Up! has no option {sorted(unknown)[0]!r}.")
-    target = get_int({**OPTIONS, **options}, "target", low=1, high=10_000)
+    target = get_int(check_options(options, OPTIONS, NAME), "target", low=1, high=10_000)
     return State(players=names, scores=(0,) * len(names), target=target)
 
 

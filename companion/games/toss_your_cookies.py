@@ -31,6 +31,7 @@ from companion import timers
 from companion.errors import InvalidAction, NotNow
 from companion.games import toss_your_cookies_rules as rules
 from companion.games.base import (CORRECT_DOC, ActionDoc, Correct, Event, check_correct,
+                                  check_options,
                                   check_players, corrected, get_int, get_type,
                                   parse_correct)
 from companion.games.toss_your_cookies_rules import COOKIES, Claim, Roll, TimerAction
@@ -121,11 +122,7 @@ def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> St
     :raises InvalidAction: on a bad player list or option.
     """
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
-    options = dict(options or {})
-    unknown = set(options) - set(OPTIONS)
-    if unknown:
-        raise InvalidAction(f"Toss Your Cookies has no option {sorted(unknown)[0]!r}.")
-    merged = {**OPTIONS, **options}
+    merged = check_options(options, OPTIONS, NAME)
     rounds = get_int(merged, "rounds", low=1, high=15)
     countdown = timers.parse_seconds(merged, "countdown_seconds", low=2.999, high=30)
     scramble = 0.0 if merged["scramble_seconds"] == 0 else timers.parse_seconds(
