@@ -40,6 +40,7 @@ class Session:
         self._listeners: list[Callable[[dict[str, Any], list[Event]], None]] = []
         self._extras: dict[str, Any] = {}
         self._extras_seq = 0
+        self._public: dict[str, Any] = {}
         self._load()
 
     # -- reading ---------------------------------------------------------------------
@@ -113,10 +114,10 @@ class Session:
         :raises NotNow: nothing to undo.
         """
         with self._lock:
-            self._require_game()
+            module, _ = self._require_game()
             if not self._action_ids:
                 raise NotNow("There is nothing to undo.")
-            module, game_id_db = self._module, self._game_id
+            game_id_db = self._game_id
             state, ids, recent, _ = self._replay_game(module, self._record, skip_last=True)
             self.journal.undo(self._action_ids[-1], game_id_db, self.clock(),
                               winners=_result(module, state))
