@@ -66,6 +66,14 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("eval", help="score the recognizer on a recorded-image suite")
     ev.add_argument("suite", metavar="SUITE_DIR")
 
+    deck = sub.add_parser("deck", help="teach a card deck")
+    deck_cmds = deck.add_subparsers(dest="deck_command", required=True, parser_class=_Parser)
+    learn = deck_cmds.add_parser("learn", help="teach card faces from photos named by card id")
+    learn.add_argument("--from", dest="photos", required=True, metavar="DIR",
+                       help="folder of photos, one card each, named <card-id>.jpg")
+    learn.add_argument("--deck", required=True, metavar="DECK_DIR",
+                       help="deck folder the faces are written to")
+
     inst = sub.add_parser("install-service",
                           help="write a systemd unit and an Avahi file to start at boot")
     inst.add_argument("--dest", required=True, metavar="DIR",
@@ -131,6 +139,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return record_command(args)
         if args.command == "eval":
             return _eval(Path(args.suite))
+        if args.command == "deck":
+            from companion.cards_cmd import learn_from_folder
+
+            return learn_from_folder(args.photos, args.deck, out=sys.stdout)
         if args.command == "install-service":
             return _install_service(args)
     except KeyboardInterrupt:

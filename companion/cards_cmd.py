@@ -1,0 +1,144 @@
+"""``companion detect cards``, ``companion eval`` on card suites, and teaching a deck.
+
+Output of ``detect`` (CONTRACT.md): one JSON object per line, one line per image, in the
+order given: ``{"image": PATH, "cards": [ids]}`` or ``{"image": PATH, "error": LINE}``.
+Exit 0 when every image was read, 1 when one could not be, 2 for a usage error (a deck
+folder that cannot be loaded). Problems with single deck files go to stderr, one line each.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import IO, Callable
+
+from vision.cards import read_cards
+from vision.deck import IMAGE_SUFFIXES, Deck, card_id_of, load_deck, rectified_face, save_face
+from vision.imageio import ImageError, read_image
+
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+def _load(deck_dir: str, prog: str) -> Deck | None:
+    """Load the deck, printing its problems; None (after one line on stderr) if unusable."""
+    try:
+        deck = load_deck(deck_dir)
+    except (ValueError, OSError) as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return None
+    for line in deck.problems:
+        print(f"{prog}: deck: {line}", file=sys.stderr)
+    return deck
+
+
+def detect(paths: list[str], deck_dir: str, *, out: IO[str]) -> int:
+    """Name the known card faces in each image; one JSON line per image on ``out``."""
+    deck = _load(deck_dir, "companion detect cards")
+    if deck is None:
+        return 2
+    status = 0
+    for path in paths:
+        try:
+            frame = read_image(path)
+        except ImageError as exc:
+            out.write(json.dumps({"image": path, "error": str(exc)}) + "\n")
+            status = 1
+            continue
+        reading = read_cards(frame, deck)
+        out.write(json.dumps({"image": path, "cards": list(reading.ids)}) + "\n")
+    out.flush()
+    return status
+
+
+def evaluate(suite_dir: Path, labels: dict, *, out: IO[str],
+             clock: Callable[[], float] = time.process_time) -> int:
+    """Score card naming on a recorded-image suite; prints mistakes and a summary.
+
+    Returns 0 when the suite was scored (whatever the score), 2 when it cannot be.
+    """
+    images = labels.get("images")
+    deck_name = labels.get("deck", "deck")
+    if not isinstance(images, dict) or not isinstance(deck_name, str):
+        print(f"companion eval: {suite_dir}: labels.json needs \"deck\" and \"images\"",
+              file=sys.stderr)
+        return 2
+    deck = _load(str(suite_dir / deck_name), "companion eval")
+    if deck is None:
+        return 2
+    score = _Score()
+    for name, label in images.items():
+        want = Counter(label.get("cards", []) if isinstance(label, dict) else [])
+        try:
+            frame = read_image(suite_dir / name)
+        except ImageError as exc:
+            out.write(f"{name}: unreadable ({exc})\n")
+            score.add(want, Counter(), 0.0)
+            continue
+        start = clock()
+        got = Counter(read_cards(frame, deck).ids)
+        score.add(want, got, clock() - start)
+        if got != want:
+            missed = sorted((want - got).elements())
+            extra = sorted((got - want).elements())
+            out.write(f"{name}: missed {missed or '-'}, wrongly named {extra or '-'}\n")
+    out.write(score.summary() + "\n")
+    return 0
+
+
+class _Score:
+    """Running tallies for :func:`evaluate`."""
+
+    def __init__(self) -> None:
+        self.images = self.exact = self.tp = self.fp = self.fn = 0
+        self.seconds = 0.0
+
+    def add(self, want: Counter, got: Counter, seconds: float) -> None:
+        self.images += 1
+        self.exact += got == want
+        self.tp += sum((want & got).values())
+        self.fp += sum((got - want).values())
+        self.fn += sum((want - got).values())
+        self.seconds += seconds
+
+    def summary(self) -> str:
+        n = max(self.images, 1)
+        precision = self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
+        recall = self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
+        return (f"{self.images} images: exact set {self.exact}/{self.images} "
+                f"({100 * self.exact / n:.1f}%), precision {100 * precision:.1f}%, "
+                f"recall {100 * recall:.1f}%, {1000 * self.seconds / n:.0f} ms per image (CPU)")
+
+
+def learn_from_folder(photos_dir: str | Path, deck_dir: str | Path, *,
+                      out: IO[str] = sys.stdout) -> int:
+    """Teach a deck from photos named by card id: find the card, rectify, save its face.
+
+    Each photo ``<card-id>.jpg`` (or ``<card-id>@<n>.jpg``) shows one card on a table;
+    its rectified face is written to ``deck_dir/<same stem>.png``. A photo where no card
+    is found is saved whole, as a scan would be. Returns 0, or 1 if a photo was unreadable.
+    """
+    src, dst = Path(photos_dir), Path(deck_dir)
+    if not src.is_dir():
+        print(f"companion deck learn: {src} is not a folder", file=sys.stderr)
+        return 2
+    dst.mkdir(parents=True, exist_ok=True)
+    status, taught = 0, 0
+    for photo in sorted(p for p in src.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
+        if not _ID.match(card_id_of(photo.name)):
+            out.write(f"{photo.name}: not named by a card id; skipped\n")
+            continue
+        try:
+            face = rectified_face(read_image(photo))
+        except ImageError as exc:
+            out.write(f"{photo.name}: {exc}; skipped\n")
+            status = 1
+            continue
+        save_face(dst / f"{photo.stem}.png", face)
+        taught += 1
+    out.write(f"taught {taught} card faces into {dst}\n")
+    return status
+

@@ -1,0 +1,130 @@
+"""``companion detect cards``, ``companion eval`` on card suites, and teaching a deck."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from companion.cards_cmd import detect, evaluate, learn_from_folder
+from companion.cli import main
+from tests.vision import cards_support as cs
+from vision.deck import load_deck
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory) -> Path:
+    """A small suite in the contract format: a deck of 6 faces and 3 table photos."""
+    root = tmp_path_factory.mktemp("suite")
+    (root / "deck").mkdir()
+    ids = ["num-1", "num-2", "act-swap", "act-skip", "hero-fox", "rune-star"]
+    for cid in ids:
+        cv2.imwrite(str(root / "deck" / f"{cid}.png"), cs.faces()[cid])
+    (root / "img").mkdir()
+    scenes = {"img/a.jpg": ["act-swap", "num-2"], "img/b.jpg": ["hero-fox"], "img/c.jpg": []}
+    for k, (name, cards) in enumerate(scenes.items()):
+        frame = cs.table(seed=20 + k)
+        for j, cid in enumerate(cards):
+            corners = cs.card_corners((300 + 360 * j, 360), 330, 20 * j - 9)
+            frame = cs.place(frame, cs.faces()[cid], corners)
+        if name == "img/c.jpg":  # a face-down card only
+            frame = cs.place(frame, cs.back(), cs.card_corners((480, 360), 330, 30))
+        cv2.imwrite(str(root / name), frame)
+    labels = {"kind": "cards", "deck": "deck",
+              "images": {name: {"cards": cards} for name, cards in scenes.items()}}
+    (root / "labels.json").write_text(json.dumps(labels))
+    return root
+
+
+def test_detect_prints_one_json_line_per_image_in_order(suite):
+    out = io.StringIO()
+    paths = [str(suite / "img/b.jpg"), str(suite / "img/a.jpg"), str(suite / "img/c.jpg")]
+    assert detect(paths, str(suite / "deck"), out=out) == 0
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [line["image"] for line in lines] == paths
+    assert [sorted(line["cards"]) for line in lines] == [["hero-fox"], ["act-swap", "num-2"], []]
+
+
+def test_unreadable_image_gets_an_error_line_and_exit_1(suite, tmp_path):
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(b"\xff\xd8 not really a jpeg")
+    out = io.StringIO()
+    paths = [str(bad), str(tmp_path / "missing.png"), str(suite / "img/b.jpg")]
+    assert detect(paths, str(suite / "deck"), out=out) == 1
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert lines[0]["image"] == str(bad) and "\n" not in lines[0]["error"]
+    assert lines[1]["error"] == "no such file"
+    assert lines[2] == {"image": str(suite / "img/b.jpg"), "cards": ["hero-fox"]}
+
+
+def test_cli_detect_cards_with_a_missing_deck_is_a_usage_error(tmp_path, capsys):
+    assert main(["detect", "cards", "--deck", str(tmp_path / "nodeck"), "--json", "x.jpg"]) == 2
+    err = capsys.readouterr().err
+    assert "nodeck" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_detect_cards_end_to_end(suite, capsys):
+    assert main(["detect", "cards", "--deck", str(suite / "deck"), "--json",
+                 str(suite / "img/a.jpg")]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert sorted(line["cards"]) == ["act-swap", "num-2"]
+
+
+def test_a_broken_deck_file_is_named_on_stderr_and_detection_goes_on(suite, tmp_path, capsys):
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    for f in (suite / "deck").glob("*.png"):
+        (deck / f.name).write_bytes(f.read_bytes())
+    (deck / "torn.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    assert main(["detect", "cards", "--deck", str(deck), "--json", str(suite / "img/b.jpg")]) == 0
+    captured = capsys.readouterr()
+    assert "torn.png" in captured.err and len(captured.err.strip().splitlines()) == 1
+    assert json.loads(captured.out)["cards"] == ["hero-fox"]
+
+
+def test_eval_scores_a_card_suite(suite, capsys):
+    assert main(["eval", str(suite)]) == 0
+    out = capsys.readouterr().out
+    summary = out.strip().splitlines()[-1]
+    assert summary.startswith("3 images: exact set 3/3 (100.0%)")
+    assert "precision 100.0%" in summary and "recall 100.0%" in summary
+    assert "ms per image" in summary
+
+
+def test_eval_reports_each_mistake(suite):
+    labels = json.loads((suite / "labels.json").read_text())
+    labels["images"]["img/b.jpg"] = {"cards": ["num-1"]}  # a wrong label: must show up
+    out = io.StringIO()
+    assert evaluate(suite, labels, out=out) == 0
+    text = out.getvalue()
+    assert "img/b.jpg: missed ['num-1'], wrongly named ['hero-fox']" in text
+    assert "exact set 2/3" in text
+
+
+def test_eval_without_a_deck_is_refused(tmp_path, capsys):
+    (tmp_path / "labels.json").write_text(json.dumps({"kind": "cards", "deck": "deck",
+                                                      "images": {}}))
+    assert main(["eval", str(tmp_path)]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_learn_from_folder_teaches_faces_from_table_photos(tmp_path):
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for k, cid in enumerate(["num-1", "num-2", "hero-fox"]):
+        frame = cs.place(cs.table((600, 700), seed=k), cs.faces()[cid],
+                         cs.card_corners((300, 350), 520, 9 * k - 8))
+        cv2.imwrite(str(photos / f"{cid}.jpg"), frame)
+    (photos / "readme.txt").write_text("not a photo")
+    out = io.StringIO()
+    assert learn_from_folder(photos, tmp_path / "deck", out=out) == 0
+    assert "taught 3 card faces" in out.getvalue()
+    deck = load_deck(tmp_path / "deck")
+    assert deck.card_ids == ("hero-fox", "num-1", "num-2")
+    frame = cs.place(cs.table(seed=30), cs.faces()["num-1"], cs.card_corners((480, 360), 320, 35))
+    from vision.cards import read_cards
+
+    assert read_cards(frame, deck).ids == ("num-1",)

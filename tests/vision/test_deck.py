@@ -1,0 +1,100 @@
+"""Deck folders: ids from file names, the cached index, broken files, reference photos."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision import cards_support as cs
+from vision.deck import CACHE_NAME, build_deck, card_id_of, load_deck, rectified_face
+
+
+def _write_deck(folder: Path, ids: list[str]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for cid in ids:
+        cv2.imwrite(str(folder / f"{cid}.png"), cs.faces()[cid])
+
+
+@pytest.mark.parametrize("name, cid", [("perfect.png", "perfect"), ("perfect@2.jpg", "perfect"),
+                                       ("good-throw@10.png", "good-throw"), ("10C.png", "10C")])
+def test_card_id_is_the_stem_before_the_at(name, cid):
+    assert card_id_of(name) == cid
+
+
+def test_load_names_faces_by_file_stem_and_extra_photos_share_an_id(tmp_path):
+    _write_deck(tmp_path, ["num-1", "num-2", "act-swap"])
+    cv2.imwrite(str(tmp_path / "num-1@2.jpg"), cs.faces()["num-1"])
+    deck = load_deck(tmp_path)
+    assert sorted(deck.ids) == ["act-swap", "num-1", "num-1", "num-2"]
+    assert deck.card_ids == ("act-swap", "num-1", "num-2")
+    assert deck.problems == ()
+    assert abs(deck.aspect - 252 / 352) < 0.02
+
+
+def test_index_is_cached_and_rebuilt_when_a_file_changes(tmp_path):
+    _write_deck(tmp_path, ["num-1", "num-2"])
+    first = load_deck(tmp_path)
+    cache = tmp_path / CACHE_NAME
+    assert cache.is_file()
+    # a cache that no longer matches the folder must not be used: change a face
+    cv2.imwrite(str(tmp_path / "num-2.png"), cs.faces()["hero-fox"])
+    stamp = os.stat(tmp_path / "num-2.png")
+    os.utime(tmp_path / "num-2.png", ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 10**9))
+    second = load_deck(tmp_path)
+    j = second.ids.index("num-2")
+    assert not np.array_equal(first.faces[first.ids.index("num-2")], second.faces[j])
+    # and an unchanged folder loads the same faces back from the cache
+    third = load_deck(tmp_path)
+    assert third.ids == second.ids and np.array_equal(third.faces, second.faces)
+
+
+def test_a_damaged_cache_is_rebuilt(tmp_path):
+    _write_deck(tmp_path, ["num-3"])
+    (tmp_path / CACHE_NAME).write_bytes(b"not a cache")
+    assert load_deck(tmp_path).ids == ("num-3",)
+
+
+def test_broken_and_foreign_files_are_named_and_the_rest_load(tmp_path):
+    _write_deck(tmp_path, ["num-1", "num-2"])
+    (tmp_path / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n garbage")
+    (tmp_path / "notes.txt").write_text("my deck")
+    deck = load_deck(tmp_path)
+    assert deck.card_ids == ("num-1", "num-2")
+    assert len(deck.problems) == 2
+    assert all("\n" not in line for line in deck.problems)
+    assert any("broken.png" in line for line in deck.problems)
+    assert any("notes.txt" in line for line in deck.problems)
+    # problems survive a load from the cache
+    assert len(load_deck(tmp_path).problems) == 2
+
+
+def test_missing_or_empty_deck_folder_is_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match="does not exist"):
+        load_deck(tmp_path / "nope")
+    with pytest.raises(ValueError, match="no readable"):
+        load_deck(tmp_path)
+
+
+def test_a_photo_of_a_card_on_a_table_is_rectified_like_a_scan():
+    face = cs.faces()["hero-anchor"]
+    photo = cs.place(cs.table((400, 480), seed=9), face, cs.card_corners((200, 240), 380, 7))
+    rect = rectified_face(photo)
+    scan = cv2.resize(face, (rect.shape[1], rect.shape[0]), interpolation=cv2.INTER_AREA)
+    a, b = (x.astype(np.float32).ravel() for x in (rect, scan))
+    a, b = a - a.mean(), b - b.mean()
+    assert float(a @ b / np.sqrt((a @ a) * (b @ b))) > 0.8
+
+
+def test_build_deck_from_photos_names_the_right_card():
+    photos = [(cid, cs.place(cs.table((420, 520), seed=k), cs.faces()[cid],
+                             cs.card_corners((210, 260), 400, 4 * k - 6)))
+              for k, cid in enumerate(["num-1", "num-2", "hero-fox"])]
+    deck = build_deck(photos)
+    frame = cs.place(cs.table(seed=11), cs.faces()["num-2"], cs.card_corners((480, 360), 320, 70))
+    from vision.cards import read_cards
+
+    assert read_cards(frame, deck).ids == ("num-2",)

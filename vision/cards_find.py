@@ -1,0 +1,391 @@
+"""Card outline hypotheses: where a card could lie in a frame, under tilt and overlap.
+
+A card is a flat rectangle of known aspect (width / height of its face). This module
+proposes quadrilaterals that may be cards; it never names them. Two sources:
+
+- clean outlines: a contour that is nearly a convex quadrilateral (a lone card, with
+  perspective kept exactly);
+- corners: a convex corner of a contour whose two edges are straight and meet near a right
+  angle; knowing the aspect and one full edge completes the card even when the rest is
+  hidden under another card or a hand (parallelogram, a fair model for modest tilt).
+
+Candidate regions come from three segmentations (Canny edges, a global and a local
+threshold on "whiteness"), so that no single table colour or light defeats them. The
+naming step (``cards_match``) decides which hypotheses are real cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class FindParams:
+    """Tunables of the outline search.
+
+    Attributes
+    ----------
+    work_side : int
+        Long side of the downscaled frame the search runs on, pixels.
+    min_card_frac, max_card_frac : float
+        Smallest and largest card area, as fractions of the frame area.
+    max_corner_skew : float
+        Largest departure of a corner from 90 degrees, degrees.
+    aspect_tolerance : float
+        Relative tolerance when two edges are taken as a card's two full sides.
+    min_inside : float
+        Fraction of a corner hypothesis that must lie on card-coloured pixels.
+    segment_corners : bool
+        Also propose cards from straight edge segments meeting in an L.
+    max_segments, corner_gap, max_segment_quads : int, float, int
+        Longest segments kept, largest gap between two segment ends that meet (work
+        pixels), and most hypotheses taken from segments (the longest arms first).
+    """
+
+    work_side: int = 640
+    min_card_frac: float = 0.004
+    max_card_frac: float = 0.8
+    max_corner_skew: float = 28.0
+    aspect_tolerance: float = 0.18
+    min_inside: float = 0.55
+    segment_corners: bool = True
+    max_segments: int = 120
+    corner_gap: float = 8.0
+    max_segment_quads: int = 60
+
+
+def find_card_quads(frame: np.ndarray, aspect: float, *,
+                    params: FindParams = FindParams()) -> list[np.ndarray]:
+    """Propose card outlines in a frame.
+
+    Parameters
+    ----------
+    frame : ndarray of shape (H, W, 3), uint8, BGR
+    aspect : float
+        Card width / height (portrait), e.g. 0.716 for a poker card.
+
+    Returns
+    -------
+    quads : list of ndarray of shape (4, 2), float32
+        Corner points (x, y) in frame pixels, clockwise from any corner. Several
+        hypotheses may describe the same card; the caller keeps the best named one.
+    """
+    h, w = frame.shape[:2]
+    scale = min(1.0, params.work_side / max(h, w))
+    small = cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    area = small.shape[0] * small.shape[1]
+    lo, hi = params.min_card_frac * area, params.max_card_frac * area
+    quads: list[np.ndarray] = []
+    for k, (mask, filled) in enumerate(_card_masks(small)):
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            c_area = cv2.contourArea(contour)
+            if c_area < lo or c_area > hi * 1.5:
+                continue
+            # edge outlines are trusted only when closed; corners come from card-white blobs
+            quads.extend(_contour_quads(contour, filled, aspect, lo, hi, params,
+                                        corners=k < 4))
+    if params.segment_corners:
+        quads.extend(_segment_quads(small, aspect, lo, hi, params))
+    return _dedupe([q / scale for q in quads], tol=0.03 * params.work_side / scale)
+
+
+def _segment_quads(small: np.ndarray, aspect: float, lo: float, hi: float,
+                   params: FindParams) -> list[np.ndarray]:
+    """Corner hypotheses from straight edge segments meeting in an L.
+
+    Works where no mask separates a card: a white card on a white table, on a checked
+    cloth, or under another card, as long as two of its sides meet at a visible corner.
+    """
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    min_len = 0.8 * np.sqrt(lo)
+    segs = cv2.HoughLinesP(cv2.Canny(gray, 30, 90), 1, np.pi / 180, threshold=25,
+                           minLineLength=min_len, maxLineGap=3)
+    if segs is None:
+        return []
+    segs = segs.reshape(-1, 4).astype(np.float32)
+    lengths = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+    segs = segs[np.argsort(-lengths)[:params.max_segments]]
+    ends = np.concatenate([segs[:, :2], segs[:, 2:]])  # (2S, 2): each end of each segment
+    far = np.concatenate([segs[:, 2:], segs[:, :2]])  # the other end of the same segment
+    owner = np.concatenate([np.arange(len(segs))] * 2)
+    gap = np.hypot(*(ends[:, None] - ends[None]).transpose(2, 0, 1))
+    ii, jj = np.nonzero((gap < params.corner_gap) & (owner[:, None] < owner[None]))
+    found: list[tuple[float, np.ndarray]] = []
+    for i, j in zip(ii, jj):
+        a, b = far[i] - ends[i], far[j] - ends[j]
+        la, lb = float(np.hypot(*a)), float(np.hypot(*b))
+        if abs(float(np.dot(a, b))) / (la * lb) > np.sin(np.radians(params.max_corner_skew)):
+            continue
+        corner = (ends[i] + ends[j]) / 2
+        for sa, sb in _side_guesses(la, lb, aspect, params.aspect_tolerance):
+            if lo <= sa * sb <= hi:
+                quad = np.array([corner, corner + a / la * sa, corner + a / la * sa + b / lb * sb,
+                                 corner + b / lb * sb], np.float32)
+                found.append((la + lb, quad))
+    found.sort(key=lambda f: -f[0])
+    return [q for _, q in found[:params.max_segment_quads]]
+
+
+def _card_masks(small: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Pairs of binary masks (uint8 0/255): outlines to trace, and card area to test."""
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    white = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1] // 2)
+    white = cv2.GaussianBlur(white, (5, 5), 0)
+    _, global_mask = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    block = (max(small.shape[:2]) // 4) | 1
+    local_mask = cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                       cv2.THRESH_BINARY, block, -8)
+    blur = cv2.GaussianBlur(gray, (5, 5), 0)
+    edges = cv2.dilate(cv2.Canny(blur, 30, 90), np.ones((3, 3), np.uint8))
+    k = max(3, max(small.shape[:2]) // 80)  # wider than carpet speckle, narrower than a card
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    # fill first (a card's thin white margin closes around its art), then cut speckle
+    otsu = float(cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0])
+    # a card's margin may sit just above or below the one threshold Otsu picks
+    levels = [cv2.threshold(white, min(250.0, otsu + step), 255, cv2.THRESH_BINARY)[1]
+              for step in (-25, 25)]
+    filled = [cv2.morphologyEx(_fill_holes(m), cv2.MORPH_OPEN, kernel)
+              for m in [global_mask, local_mask] + levels]
+    return [(f, f) for f in filled] + [(edges, _fill_holes(edges))]
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    """Fill the holes of every blob (card art would otherwise cut a card into pieces)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 255, thickness=cv2.FILLED)
+    return out
+
+
+def _contour_quads(contour: np.ndarray, mask: np.ndarray, aspect: float,
+                   lo: float, hi: float, params: FindParams, *, corners: bool = True
+                   ) -> list[np.ndarray]:
+    """Quads from one contour: its own outline if quad-like, plus corner completions."""
+    out: list[np.ndarray] = []
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    approx = cv2.approxPolyDP(hull, 0.04 * peri, True).reshape(-1, 2).astype(np.float32)
+    hull_area = cv2.contourArea(hull)
+    if len(approx) == 4 and lo <= hull_area <= hi and cv2.isContourConvex(approx):
+        if cv2.contourArea(contour) > 0.88 * cv2.contourArea(approx) and _sides_ok(approx, aspect):
+            out.append(_refine_quad(approx, contour.reshape(-1, 2).astype(np.float32)))
+    poly = cv2.approxPolyDP(contour, 0.012 * cv2.arcLength(contour, True), True)
+    poly = poly.reshape(-1, 2).astype(np.float32)
+    if not corners or len(poly) < 3 or len(poly) > 40:
+        return out
+    min_edge = np.sqrt(lo) * 0.5
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    sign = _orientation(poly)
+    skew = np.sin(np.radians(params.max_corner_skew + 5))
+    for i in range(len(poly)):
+        prev, here, nxt = poly[i - 1], poly[i], poly[(i + 1) % len(poly)]
+        if not _is_corner(prev - here, nxt - here, min_edge * 0.9, skew, sign):
+            continue  # cheap test on the raw polygon first: most vertices are no corner
+        corner, a, b = _refine_corner(prev, here, nxt, pts)
+        la, lb = float(np.hypot(*a)), float(np.hypot(*b))
+        if not _is_corner(a, b, min_edge, np.sin(np.radians(params.max_corner_skew)), sign):
+            continue
+        for sa, sb in _side_guesses(la, lb, aspect, params.aspect_tolerance):
+            quad = np.array([corner, corner + a / la * sa, corner + a / la * sa + b / lb * sb,
+                             corner + b / lb * sb], np.float32)
+            q_area = sa * sb
+            if lo <= q_area <= hi and _inside_fraction(quad, mask) >= params.min_inside:
+                out.append(quad)
+    return out
+
+
+def _is_corner(a: np.ndarray, b: np.ndarray, min_edge: float, max_cos: float,
+               sign: float) -> bool:
+    """Two long edges meeting near a right angle, turning outward (not where cards meet)."""
+    la, lb = float(np.hypot(*a)), float(np.hypot(*b))
+    if la < min_edge or lb < min_edge:
+        return False
+    if abs(float(np.dot(a, b))) / (la * lb) > max_cos:
+        return False
+    return float(b[0] * a[1] - b[1] * a[0]) * sign >= 0
+
+
+def _side_line(p: np.ndarray, q: np.ndarray, pts: np.ndarray, slack: float = 0.03
+               ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Line (point, unit direction) fitted to the contour points along segment p-q."""
+    d = q - p
+    length = float(np.hypot(*d))
+    if length < 4:
+        return None
+    u = d / length
+    rel = pts - p
+    along = rel @ u
+    off = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+    near = pts[(along > 0.15 * length) & (along < 0.85 * length) & (off < max(2.0, slack * length))]
+    if len(near) < 4:
+        return None
+    vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)
+
+
+def _intersect(l1: tuple[np.ndarray, np.ndarray], l2: tuple[np.ndarray, np.ndarray]
+               ) -> np.ndarray | None:
+    (p, u), (q, v) = l1, l2
+    den = u[0] * v[1] - u[1] * v[0]
+    if abs(den) < 0.2:  # nearly parallel
+        return None
+    t = ((q[0] - p[0]) * v[1] - (q[1] - p[1]) * v[0]) / den
+    return p + t * u
+
+
+def _refine_quad(quad: np.ndarray, pts: np.ndarray, slack: float = 0.03) -> np.ndarray:
+    """Move a rough quad's corners to the intersections of lines fitted to its sides
+    (polygon approximation cuts the rounded corners of a card, and misplaces them)."""
+    lines = [_side_line(quad[i], quad[(i + 1) % 4], pts, slack) for i in range(4)]
+    out = quad.copy()
+    for i in range(4):
+        prev, nxt = lines[i - 1], lines[i]
+        if prev is not None and nxt is not None:
+            x = _intersect(prev, nxt)
+            if x is not None and np.hypot(*(x - quad[i])) < 0.15 * np.sqrt(
+                    cv2.contourArea(quad)):
+                out[i] = x
+    return out
+
+
+def _refine_corner(prev: np.ndarray, corner: np.ndarray, nxt: np.ndarray, pts: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A polygon corner and its two edge vectors, refined by line fits when possible."""
+    la, lb = _side_line(corner, prev, pts), _side_line(corner, nxt, pts)
+    if la is None or lb is None:
+        return corner, prev - corner, nxt - corner
+    x = _intersect(la, lb)
+    if x is None or np.hypot(*(x - corner)) > 0.1 * np.hypot(*(prev - corner)) + 3:
+        return corner, prev - corner, nxt - corner
+    # keep the far ends as they were, measured along the fitted directions
+    ua = la[1] if np.dot(la[1], prev - corner) > 0 else -la[1]
+    ub = lb[1] if np.dot(lb[1], nxt - corner) > 0 else -lb[1]
+    return x, ua * float(np.dot(prev - x, ua)), ub * float(np.dot(nxt - x, ub))
+
+
+def _orientation(poly: np.ndarray) -> float:
+    """Sign of the polygon's signed area (+1 or -1), to tell convex from reflex corners."""
+    x, y = poly[:, 0], poly[:, 1]
+    return float(np.sign(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
+
+
+def _side_guesses(la: float, lb: float, aspect: float, tol: float) -> list[tuple[float, float]]:
+    """Full side lengths (along a, along b) consistent with the visible edges."""
+    guesses = []
+    for r in (aspect, 1 / aspect):
+        if abs(la / lb / r - 1) < tol:
+            guesses.append((la, lb))
+        if la * r >= lb * 0.9:
+            guesses.append((la, la / r))
+        if lb * r >= la * 0.9:
+            guesses.append((lb * r, lb))
+    return guesses
+
+
+def _sides_ok(quad: np.ndarray, aspect: float) -> bool:
+    """A clean quad whose side ratio is within a perspective-tolerant band of the aspect."""
+    sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
+    short, long_ = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    ratio = min(short, long_) / max(short, long_)
+    target = min(aspect, 1 / aspect)
+    return 0.6 * target <= ratio <= min(0.97, 1.3 * target)
+
+
+def _inside_fraction(quad: np.ndarray, mask: np.ndarray) -> float:
+    """Fraction of a 7x7 grid of points inside the quad (within the frame) that the mask
+    marks as card. Points outside the frame count as unknown, not as missing (cards cut
+    by the frame edge); a quad mostly outside the frame scores 0."""
+    u = (np.arange(7, dtype=np.float32) + 0.5) / 7
+    uu, vv = np.meshgrid(u, u)
+    a, b, d = quad[0], quad[1] - quad[0], quad[3] - quad[0]
+    pts = a + uu.reshape(-1, 1) * b + vv.reshape(-1, 1) * d
+    h, w = mask.shape
+    x, y = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+    seen = (x >= 0) & (y >= 0) & (x < w) & (y < h)
+    if seen.sum() < 0.5 * len(pts):
+        return 0.0
+    return float(np.count_nonzero(mask[y[seen], x[seen]])) / int(seen.sum())
+
+
+def _dedupe(quads: list[np.ndarray], tol: float) -> list[np.ndarray]:
+    """Drop quads whose corners all lie within ``tol`` pixels of a kept quad's corners."""
+    if not quads:
+        return []
+    canon = _canonical(np.stack(quads).astype(np.float32))
+    keep: list[int] = []
+    for i in range(len(canon)):
+        if keep:
+            gap = np.hypot(*(canon[keep] - canon[i]).transpose(2, 0, 1)).max(axis=1)
+            if gap.min() < tol:
+                continue
+        keep.append(i)
+    return [quads[i] for i in keep]
+
+
+def _canonical(q: np.ndarray) -> np.ndarray:
+    """Quads (K, 4, 2) with corners clockwise on screen, from the one nearest the top-left."""
+    x, y = q[..., 0], q[..., 1]
+    area = (x * np.roll(y, -1, axis=1) - y * np.roll(x, -1, axis=1)).sum(1)
+    q = np.where((area < 0)[:, None, None], q[:, ::-1], q)
+    start = np.argmin(q.sum(axis=2), axis=1)
+    idx = (start[:, None] + np.arange(4)[None]) % 4
+    return np.take_along_axis(q, idx[:, :, None], axis=1)
+
+
+def find_face_outline(image: np.ndarray) -> np.ndarray | None:
+    """The outline of the one card filling a reference photo, or None for a clean scan.
+
+    The card may be tilted, seen a little askew, and cut by the photo's edge: its sides
+    are fitted as lines to the card's outline away from the photo's border.
+
+    Parameters
+    ----------
+    image : ndarray of shape (H, W, 3), uint8, BGR
+
+    Returns
+    -------
+    quad : ndarray of shape (4, 2), float32, or None
+        Corners (x, y) of the card, when it covers at least 35% of the image and less
+        than 97% (a scan or a tight crop is used whole).
+    """
+    h, w = image.shape[:2]
+    scale = min(1.0, 480 / max(h, w))
+    small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    best, best_area = None, 0.35 * sh * sw
+    for mask, _ in _card_masks(small)[:2]:
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for contour in contours:
+            a = cv2.contourArea(contour)
+            if a > best_area:
+                best, best_area = contour, a
+    if best is None or best_area > 0.97 * sh * sw:
+        return None
+    pts = best.reshape(-1, 2).astype(np.float32)
+    inner = pts[(pts[:, 0] > 2) & (pts[:, 1] > 2) & (pts[:, 0] < sw - 3) & (pts[:, 1] < sh - 3)]
+    box = cv2.boxPoints(cv2.minAreaRect(best)).astype(np.float32)
+    quad = _refine_quad(box, inner, slack=0.06)
+    if _is_own_margin(small, quad):
+        return None  # a scan: the outline found is a frame printed on the card
+    return quad / scale
+
+
+def _is_own_margin(image: np.ndarray, quad: np.ndarray) -> bool:
+    """True when the photo's outer band is plain and light: the card's own margin, not a
+    table (a scan, whose printed frame or art was taken for the card's edge)."""
+    h, w = image.shape[:2]
+    b = max(2, round(0.03 * min(h, w)))
+    band = np.concatenate([image[:b].reshape(-1, 3), image[-b:].reshape(-1, 3),
+                           image[:, :b].reshape(-1, 3), image[:, -b:].reshape(-1, 3)])
+    hsv = cv2.cvtColor(band[None], cv2.COLOR_BGR2HSV)[0].astype(np.float32)
+    value = hsv[:, 2]
+    median = float(np.median(value))
+    plain = (np.abs(value - median) < 20) & (hsv[:, 1] < 45)
+    return bool(median > 170 and plain.mean() > 0.85)

@@ -1,0 +1,211 @@
+"""Decks: a folder of reference photos, one or more per card face, learned once.
+
+A deck folder holds ``<card-id>.png`` or ``<card-id>.jpg`` (the id is the file stem), and
+``<card-id>@<n>.png`` for extra photos of the same face. A reference may be a clean scan or
+a photo of the card on a table: the card's outline is found and rectified. The rectified
+faces are cached beside the photos (``.companion-index.npz`` in the folder) and rebuilt when
+any file is added, removed or changed. All file I/O of the card recognizer is here:
+:func:`load_deck` (with its two small helpers) reads, :func:`save_face` writes a taught
+face; everything else is pure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from vision.cards_find import find_face_outline
+from vision.cards_match import COARSE_H, FINE_SCALE, Bank, build_bank, canonical_size
+from vision.imageio import ImageError, read_image
+
+CACHE_NAME = ".companion-index.npz"
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+_FORMAT = 8  # bump when rectification changes: old caches are rebuilt
+DEFAULT_ASPECT = 63 / 88  # poker card, used when no reference shows an outline
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The reference faces of a deck, ready for naming.
+
+    Attributes
+    ----------
+    ids : tuple of str
+        Card id of each reference photo (an id repeats for extra photos).
+    faces : ndarray of shape (N, Hf, Wf, 3), uint8, BGR
+        Each reference rectified upright at the fine canonical size.
+    aspect : float
+        Card width / height, portrait.
+    bank : Bank
+        Precomputed features (``cards_match``).
+    problems : tuple of str
+        One line per file that was skipped, naming it and why.
+    """
+
+    ids: tuple[str, ...]
+    faces: np.ndarray
+    aspect: float
+    bank: Bank
+    problems: tuple[str, ...] = ()
+
+    @property
+    def card_ids(self) -> tuple[str, ...]:
+        """The distinct card ids, sorted."""
+        return tuple(sorted(set(self.ids)))
+
+
+def card_id_of(name: str) -> str:
+    """The card id a reference file name stands for: ``"perfect@2.png"`` -> ``"perfect"``."""
+    stem = Path(name).stem
+    return stem.split("@", 1)[0]
+
+
+def build_deck(photos: Sequence[tuple[str, np.ndarray]], *, problems: Sequence[str] = ()
+               ) -> Deck:
+    """Rectify reference photos and index them.
+
+    Parameters
+    ----------
+    photos : sequence of (card_id, image)
+        ``image`` of shape (H, W, 3), uint8, BGR: a scan of the face or a photo of the card.
+    """
+    outlines = [find_face_outline(img) for _, img in photos]
+    aspects = [_aspect_of(q) for q in outlines if q is not None]
+    aspects += [min(i.shape[0], i.shape[1]) / max(i.shape[0], i.shape[1])
+                for (_, i), q in zip(photos, outlines) if q is None]
+    aspect = float(np.median(aspects)) if aspects else DEFAULT_ASPECT
+    faces = np.stack([_upright_face(img, q, aspect) for (_, img), q in zip(photos, outlines)]
+                     ) if photos else np.zeros((0, 1, 1, 3), np.uint8)
+    ids = tuple(cid for cid, _ in photos)
+    return deck_from_faces(ids, faces, aspect, problems=problems)
+
+
+def deck_from_faces(ids: tuple[str, ...], faces: np.ndarray, aspect: float, *,
+                    problems: Sequence[str] = ()) -> Deck:
+    """A deck from faces already rectified at the fine canonical size (the cached form)."""
+    return Deck(ids=ids, faces=faces, aspect=aspect, bank=build_bank(ids, faces, aspect),
+                problems=tuple(problems))
+
+
+def rectified_face(image: np.ndarray) -> np.ndarray:
+    """The card in a photo, rectified upright at its own aspect (the photo if none found).
+
+    Parameters
+    ----------
+    image : ndarray of shape (H, W, 3), uint8, BGR
+
+    Returns
+    -------
+    face : ndarray of shape (h, w, 3), uint8, BGR, with h = 400 and w from the card's aspect.
+    """
+    quad = find_face_outline(image)
+    if quad is None:
+        return image.copy()
+    aspect = _aspect_of(quad)
+    h = 400
+    w = round(h * aspect)
+    return _upright_face(image, quad, aspect, size=(h, w))
+
+
+def _aspect_of(quad: np.ndarray) -> float:
+    sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return float(min(a, b) / max(a, b))
+
+
+def _upright_face(image: np.ndarray, quad: np.ndarray | None, aspect: float, *,
+                  size: tuple[int, int] | None = None) -> np.ndarray:
+    """The face warped to ``size`` (default: the fine canonical size), long side vertical."""
+    fh, fw = size or canonical_size(aspect)[1]
+    h, w = image.shape[:2]
+    if quad is None:
+        quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    q = quad.astype(np.float32)
+    x, y = q[:, 0], q[:, 1]
+    if np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)) < 0:
+        q = q[::-1].copy()
+    # start at the corner nearest the image's top-left, so an upright photo stays upright
+    q = np.roll(q, -int(np.argmin(q.sum(axis=1))), axis=0)
+    sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+    if sides[0] + sides[2] > sides[1] + sides[3]:  # landscape photo: turn it upright
+        q = np.roll(q, -1, axis=0)
+    dst = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    m = cv2.getPerspectiveTransform(q, dst)
+    return cv2.warpPerspective(image, m, (fw, fh), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def load_deck(folder: str | os.PathLike[str]) -> Deck:
+    """Load a deck folder, from its cache when no file changed since it was built.
+
+    :raises ValueError: the folder does not exist or holds no readable reference image.
+    """
+    root = Path(folder)
+    if not root.is_dir():
+        raise ValueError(f"deck folder {folder} does not exist")
+    files, problems = _list_references(root)
+    signature = json.dumps([_FORMAT, COARSE_H, FINE_SCALE]
+                           + [[f.name, *_stamp(f)] for f in files])
+    cache = root / CACHE_NAME
+    try:
+        with np.load(cache, allow_pickle=False) as z:
+            if str(z["signature"]) == signature:
+                return deck_from_faces(tuple(str(i) for i in z["ids"]), z["faces"],
+                                       float(z["aspect"]),
+                                       problems=problems + [str(p) for p in z["problems"]])
+    except (OSError, KeyError, ValueError):
+        pass  # no cache yet, or stale or damaged: rebuild it
+    photos, unreadable = [], []
+    for f in files:
+        try:
+            photos.append((card_id_of(f.name), read_image(f)))
+        except ImageError as exc:
+            unreadable.append(f"{f}: {exc}; skipped")
+    problems += unreadable
+    if not photos:
+        raise ValueError(f"deck folder {folder} holds no readable .png or .jpg card image")
+    deck = build_deck(photos, problems=problems)
+    try:
+        np.savez(cache, signature=np.array(signature), ids=np.array(deck.ids),
+                 faces=deck.faces, aspect=np.array(deck.aspect),
+                 problems=np.array(unreadable, dtype=str))
+    except OSError:
+        pass  # a read-only deck still works, it is just indexed again next time
+    return deck
+
+
+def save_face(path: str | os.PathLike[str], face: np.ndarray) -> None:
+    """Write a reference face as PNG (the deck folder format).
+
+    :raises OSError: the file cannot be written.
+    """
+    ok, buf = cv2.imencode(".png", face)
+    if not ok:
+        raise OSError(f"cannot encode {path} as PNG")
+    Path(path).write_bytes(buf.tobytes())
+
+
+def _list_references(root: Path) -> tuple[list[Path], list[str]]:
+    """Reference image files in the folder, and one line per file that is not one."""
+    files, problems = [], []
+    for f in sorted(root.iterdir()):
+        if f.name.startswith("."):
+            continue
+        if f.suffix.lower() not in IMAGE_SUFFIXES or not f.is_file():
+            problems.append(f"{f}: not a .png or .jpg card image; skipped")
+        elif not card_id_of(f.name):
+            problems.append(f"{f}: no card id before the '@'; skipped")
+        else:
+            files.append(f)
+    return files, problems
+
+
+def _stamp(f: Path) -> tuple[int, int]:
+    st = f.stat()
+    return st.st_size, st.st_mtime_ns
