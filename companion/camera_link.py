@@ -91,3 +91,58 @@ def _offer_for(state: dict[str, Any], reading: DiceReading | None
     roll = {"type": "roll", "green": reading.green, "yellow": reading.yellow,
             "red": reading.red}
     return roll, None
+
+
+class CardLink:
+    """Turns settled card sightings into offered (or applied) actions of card games.
+
+    A game takes part by defining ``from_cards(state, seen, before) -> action | None``
+    (Sorry!: a new top card on the play pile is a ``play``; Paper Toss: the Toss cards
+    face up are the ``flip``). What the camera saw rides along under ``"cards"``.
+    """
+
+    def __init__(self, session: Session, *, auto: bool = False) -> None:
+        self.session = session
+        self.auto = auto
+        self._lock = threading.Lock()
+        self._before: tuple[str, ...] = ()
+        self._offer: dict[str, Any] | None = None
+        self._offer_version = -1
+
+    def reset(self) -> None:
+        """A new game: nothing was on the table before."""
+        with self._lock:
+            self._before, self._offer = (), None
+
+    def on_cards(self, seen: tuple[str, ...], *, message: str | None = None) -> None:
+        """Take the settled card ids on the table now and publish what follows."""
+        module, raw = self.session.game, self.session.raw_state
+        hook = getattr(module, "from_cards", None)
+        state = self.session.state()
+        with self._lock:
+            offer = hook(raw, seen, self._before) if hook and not state["over"] else None
+            self._before = seen
+            self._offer, self._offer_version = offer, state["version"]
+            view = {"seen": list(seen), "offer": offer, "message": message}
+        self.session.set_extra("cards", view)
+        if offer is not None and self.auto:
+            try:
+                self.confirm()
+            except NotNow:
+                pass
+
+    def confirm(self) -> dict[str, Any]:
+        """Apply the offered action; the new public state.
+
+        :raises NotNow: nothing is offered, or the game moved on since the offer.
+        """
+        with self._lock:
+            offer, made_at = self._offer, self._offer_version
+            self._offer = None
+        if offer is None:
+            raise NotNow("The camera has no card to confirm.")
+        if self.session.state()["version"] != made_at:
+            raise NotNow("The game moved on since the camera read those cards; show them again.")
+        self.session.act(offer)
+        self.session.set_extra("cards", {**self.session.state().get("cards", {}), "offer": None})
+        return self.session.state()

@@ -1,9 +1,12 @@
 """The recognition loop: the latest camera frame, read, settled, and handed to the game.
 
 Runs on its own thread beside the capture thread, so recognition never blocks the web
-server. It reads dice only while a Toss Up! game is running (other games' card link
-plugs in the same way), votes over still frames with :class:`vision.settle.DiceSettler`
-and gives one settled reading per roll to the :class:`~companion.camera_link.DiceLink`.
+server. While Toss Up! runs it reads dice, votes over still frames with
+:class:`vision.settle.DiceSettler` and gives one settled reading per roll to the
+:class:`~companion.camera_link.DiceLink`. While a card game with a camera hook
+(``from_cards``) runs and a deck for it has been taught (``<decks>/<game-id>/``), it
+names the cards, settles them with :class:`vision.settle.CardSettler` and hands each
+new set to the :class:`~companion.camera_link.CardLink`.
 """
 
 from __future__ import annotations
@@ -11,15 +14,16 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
-from companion.camera_link import DiceLink
+from companion.camera_link import CardLink, DiceLink
 from companion.session import Session
 from vision.dice import read_dice
-from vision.results import DiceReading
-from vision.settle import DiceSettler, motion_score
+from vision.results import CardReading, DiceReading
+from vision.settle import CardSettler, DiceSettler, motion_score
 
 log = logging.getLogger(__name__)
 
@@ -40,21 +44,25 @@ class Recognizer:
     """
 
     def __init__(self, latest: Callable[[], np.ndarray | None], session: Session, *,
-                 link: DiceLink, calibration: Any = None,
+                 link: DiceLink, card_link: CardLink | None = None,
+                 decks: str | Path | None = None, calibration: Any = None,
                  clock: Callable[[], float] = time.monotonic, interval: float = 0.1) -> None:
         self._latest, self.session, self.link = latest, session, link
+        self.card_link, self.decks = card_link, None if decks is None else Path(decks)
         self.calibration = calibration
         self.interval = interval
         self.settler = DiceSettler(clock=clock)
+        self.card_settler = CardSettler()
+        self._deck: Any = None  # the loaded deck of the current card game, or None
         self._lock = threading.Lock()
         self._frame: np.ndarray | None = None
-        self._reading: DiceReading | None = None
+        self._reading: DiceReading | CardReading | None = None
         self._game: str | None = None
         self.frames = 0  # frames read (not counting repeats of the same frame)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def snapshot(self) -> tuple[np.ndarray | None, DiceReading | None]:
+    def snapshot(self) -> tuple[np.ndarray | None, DiceReading | CardReading | None]:
         """The last frame looked at and what was read in it (for the live preview)."""
         with self._lock:
             return self._frame, self._reading
@@ -64,7 +72,9 @@ class Recognizer:
 
         :raises NotNow: nothing offered, or the game moved on.
         """
-        return self.link.confirm()
+        if self._game in DICE_GAMES or self.card_link is None:
+            return self.link.confirm()
+        return self.card_link.confirm()
 
     def step(self) -> None:
         """Look at the newest frame once: read it, feed the settler, pass on a decision."""
@@ -73,13 +83,17 @@ class Recognizer:
         if game != self._game:
             self._game = game
             self.settler.reset()
+            self._deck = self._load_deck(game)
         if frame is None:
             return
         with self._lock:
             previous, last_reading = self._frame, self._reading
         if game not in DICE_GAMES:
-            with self._lock:
-                self._frame, self._reading = frame, None
+            if self._deck is None:
+                with self._lock:
+                    self._frame, self._reading = frame, None
+                return
+            self._step_cards(frame, previous, last_reading)
             return
         if frame is previous and last_reading is not None:
             reading, motion = last_reading, 0.0  # the camera has no newer frame: still
@@ -92,6 +106,41 @@ class Recognizer:
         decision = self.settler.feed(reading, motion=motion)
         if decision is not None:
             self.link.on_reading(decision.reading if decision.settled else None)
+
+    def _load_deck(self, game: str | None) -> Any:
+        """The taught deck of a card game with a camera hook, or None (said once on phones)."""
+        self.card_settler.reset()
+        if self.card_link is None or self.decks is None or game is None:
+            return None
+        if not hasattr(self.session.game, "from_cards"):
+            return None
+        self.card_link.reset()
+        from vision.deck import load_deck
+
+        folder = self.decks / game
+        try:
+            deck = load_deck(folder)
+        except (ValueError, OSError):
+            self.card_link.on_cards((), message=(
+                f"No deck taught for this game yet: companion deck learn --deck {folder} ..."))
+            return None
+        return deck
+
+    def _step_cards(self, frame: np.ndarray, previous: np.ndarray | None,
+                    last: DiceReading | CardReading | None) -> None:
+        from vision.cards import read_cards
+
+        if frame is previous and isinstance(last, CardReading):
+            reading, motion = last, 0.0
+        else:
+            reading = read_cards(frame, self._deck)
+            motion = motion_score(previous, frame)
+            self.frames += 1
+        with self._lock:
+            self._frame, self._reading = frame, reading
+        settled = self.card_settler.feed(reading.ids, motion=motion)
+        if settled is not None and self.card_link is not None:
+            self.card_link.on_cards(settled)
 
     # -- the thread ------------------------------------------------------------------
 

@@ -69,7 +69,8 @@ def serve(args: argparse.Namespace) -> int:
         journal.close()
         return 2
     indicators = _indicators(config, session)
-    capture, recognizer = _camera(config, session, indicators, calibration)
+    capture, recognizer = _camera(config, session, indicators, calibration,
+                                  decks=folder / "decks")
     buttons = _open_buttons(config)
 
     web_config: dict[str, Any] = {"DATA_DIR": str(folder)}
@@ -203,12 +204,15 @@ def _indicators(config: Config, session: Session) -> Indicators:
 
 
 def _camera(config: Config, session: Session, indicators: Indicators,
-            calibration: Any) -> tuple[Any, Any]:
-    """The capture thread and the recognition loop, or (None, None) for ``--camera none``."""
+            calibration: Any, decks: Path) -> tuple[Any, Any]:
+    """The capture thread and the recognition loop, or (None, None) for ``--camera none``.
+
+    ``decks`` holds one taught deck folder per card game (``decks/sorry-21/``).
+    """
     from hardware.camera import open_camera
     from hardware.capture import CaptureThread
 
-    from companion.camera_link import DiceLink
+    from companion.camera_link import CardLink, DiceLink
     from companion.recognition import Recognizer
 
     spec, fps = config.camera, config.replay_fps
@@ -222,8 +226,10 @@ def _camera(config: Config, session: Session, indicators: Indicators,
 
     capture = CaptureThread(lambda: open_camera(spec, replay_fps=fps),
                             stall_seconds=max(5.0, 3 / fps), on_status=on_status)
+    auto = config.dice == "auto"
     recognizer = Recognizer(capture.latest, session, calibration=calibration,
-                            link=DiceLink(session, auto=config.dice == "auto"))
+                            link=DiceLink(session, auto=auto),
+                            card_link=CardLink(session, auto=auto), decks=decks)
     return capture, recognizer
 
 

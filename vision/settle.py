@@ -120,3 +120,44 @@ def motion_score(previous: np.ndarray | None, frame: np.ndarray) -> float:
     a = cv2.cvtColor(cv2.resize(previous, (160, 120), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
     b = cv2.cvtColor(cv2.resize(frame, (160, 120), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
     return float(cv2.absdiff(a, b).mean())
+
+
+class CardSettler:
+    """One decision per change of the cards on the table: a vote over still frames.
+
+    Feed each frame's named card ids (sorted tuple) with a motion score; once the table
+    has been still for ``still_frames`` frames and ``agree`` of the last ``window`` frames
+    name the same cards, that set is returned, once. Cards that disagree give nothing:
+    for a card a wrong guess costs more than waiting for a better frame.
+    """
+
+    def __init__(self, *, window: int = 4, agree: int = 3, still_frames: int = 2,
+                 max_motion: float = 4.0) -> None:
+        if not 1 <= agree <= window:
+            raise ValueError(f"agree must be between 1 and window ({window}), not {agree}")
+        self.window, self.agree = window, agree
+        self.still_frames, self.max_motion = still_frames, max_motion
+        self._votes: deque[tuple[str, ...]] = deque(maxlen=window)
+        self._still = 0
+        self._reported: tuple[str, ...] | None = None
+
+    def reset(self) -> None:
+        """Forget everything (a new game, a new deck)."""
+        self._votes.clear()
+        self._still, self._reported = 0, None
+
+    def feed(self, ids: tuple[str, ...], *, motion: float) -> tuple[str, ...] | None:
+        """Take one frame's card ids; return the settled set when it has just changed."""
+        if motion > self.max_motion:
+            self._votes.clear()
+            self._still = 0
+            return None
+        self._still += 1
+        self._votes.append(tuple(sorted(ids)))
+        if self._still < self.still_frames or len(self._votes) < self.window:
+            return None
+        ids, votes = Counter(self._votes).most_common(1)[0]
+        if votes < self.agree or ids == self._reported:
+            return None
+        self._reported = ids
+        return ids

@@ -332,6 +332,12 @@ def action_from_cards(state: State, cards: Sequence[str]) -> dict[str, Any] | No
     return {"type": "flip", "cards": seen}
 
 
+def from_cards(state: State, seen: Sequence[str], before: Sequence[str]) -> dict[str, Any] | None:
+    """The camera link's hook: the Toss cards face up now (see :func:`action_from_cards`)."""
+    del before  # a flip is what lies face up, whatever lay there before
+    return action_from_cards(state, seen)
+
+
 def winners(state: State) -> tuple[str, ...]:
     """The names of the winners once the game is over, else ().
 

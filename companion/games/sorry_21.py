@@ -21,7 +21,7 @@ player on and a take-back sets one back; a tied tiebreaker is played again.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
 from companion.games.base import (Correct, Event, check_correct, check_options, check_players,
@@ -327,6 +327,17 @@ def action_from_card(state: State, card: str) -> dict[str, Any] | None:
     if state.over or state.tied or card not in PILE_CARDS:
         return None
     return {"type": "play", "card": card}
+
+
+def from_cards(state: State, seen: Sequence[str], before: Sequence[str]) -> dict[str, Any] | None:
+    """The camera link's hook: the play pile now shows ``seen`` (it showed ``before``).
+
+    The pile's top card is the one card the camera names there; a new top card is a
+    ``play`` (see :func:`action_from_card`).
+    """
+    if len(seen) != 1 or list(seen) == list(before):
+        return None
+    return action_from_card(state, seen[0])
 
 
 def winners(state: State) -> tuple[str, ...]:

@@ -1,0 +1,82 @@
+"""Cards the camera names drive card games: a new top card on the Sorry! pile is a play."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from companion.camera_link import CardLink, DiceLink
+from companion.errors import NotNow
+from companion.journal import Journal
+from companion.recognition import Recognizer
+from companion.session import Session
+from vision.imageio import read_image
+
+SUITE = Path(__file__).resolve().parents[2] / "tests" / "data" / "cards-scenes"
+#: The rendered suite's synthetic faces stand in for two Sorry! cards.
+STAND_INS = {"rune-square": "number-5", "hero-fox": "number-7"}
+
+
+@pytest.fixture
+def decks(tmp_path):
+    """A taught Sorry! deck: the stand-in faces saved under Sorry! card ids."""
+    folder = tmp_path / "decks" / "sorry-21"
+    folder.mkdir(parents=True)
+    for face, card in STAND_INS.items():
+        shutil.copy(SUITE / "deck" / f"{face}.png", folder / f"{card}.png")
+    return tmp_path / "decks"
+
+
+@pytest.fixture
+def session(tmp_path, clock):
+    s = Session(Journal(tmp_path / "data"), clock=clock)
+    s.start("sorry-21", ["Ann", "Bob"])
+    yield s
+    s.journal.close()
+
+
+class Table:
+    frame = None
+
+    def latest(self):
+        return self.frame
+
+
+def watch(recognizer, clock, steps=8):
+    for _ in range(steps):
+        recognizer.step()
+        clock.advance(0.1)
+
+
+def test_each_new_top_card_is_offered_and_confirmed(session, decks, clock):
+    table = Table()
+    recognizer = Recognizer(table.latest, session, link=DiceLink(session),
+                            card_link=CardLink(session), decks=decks, clock=clock)
+    table.frame = read_image(SUITE / "img" / "0003.jpg")  # the top card: "number-5"
+    watch(recognizer, clock)
+    assert session.state()["cards"]["offer"] == {"type": "play", "card": "number-5"}
+    assert recognizer.confirm()["total"] == 5
+    table.frame = read_image(SUITE / "img" / "0004.jpg")  # a 7 lands on the pile
+    watch(recognizer, clock)
+    assert session.state()["cards"]["offer"] == {"type": "play", "card": "number-7"}
+    assert recognizer.confirm()["total"] == 12
+    watch(recognizer, clock)
+    with pytest.raises(NotNow):
+        recognizer.confirm()  # the same card lying there is not played twice
+
+
+def test_without_a_taught_deck_the_phones_are_told(session, tmp_path, clock):
+    table = Table()
+    table.frame = read_image(SUITE / "img" / "0003.jpg")
+    recognizer = Recognizer(table.latest, session, link=DiceLink(session),
+                            card_link=CardLink(session), decks=tmp_path / "none", clock=clock)
+    watch(recognizer, clock)
+    assert "No deck taught" in session.state()["cards"]["message"]
+    assert recognizer.frames == 0
+
+
+def test_cards_of_no_interest_offer_nothing(session, clock):
+    CardLink(session).on_cards(("not-a-sorry-card",))
+    assert session.state()["cards"]["offer"] is None
