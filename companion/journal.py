@@ -102,6 +102,10 @@ class Journal:
         """Rename a damaged database (and its WAL files) so a fresh one can start."""
         stamp = time.strftime("%Y%m%d-%H%M%S")
         target = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        number = 1
+        while target.exists():  # never overwrite an earlier damaged copy (a boot loop)
+            number += 1
+            target = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{number}")
         for suffix in ("", "-wal", "-shm"):
             src = Path(str(self.path) + suffix)
             if src.exists():

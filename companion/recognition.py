@@ -59,6 +59,7 @@ class Recognizer:
         self._reading: DiceReading | CardReading | None = None
         self._game: str | None = None
         self.frames = 0  # frames read (not counting repeats of the same frame)
+        self.failures = 0  # steps that raised (logged at most once a minute)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -154,10 +155,14 @@ class Recognizer:
             self._thread.join(timeout)
 
     def _run(self) -> None:
+        last_logged = float("-inf")
         while not self._stop.is_set():
             started = time.monotonic()
             try:
                 self.step()
             except Exception:  # a bad frame must not end recognition for the evening
-                log.exception("recognition step failed")
+                self.failures += 1
+                if started - last_logged >= 60:  # a broken camera fails 10 times a second
+                    log.exception("recognition step failed (%d times so far)", self.failures)
+                    last_logged = started
             self._stop.wait(max(0.0, self.interval - (time.monotonic() - started)))

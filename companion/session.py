@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections import deque
 from types import ModuleType
 from typing import Any, Callable, Mapping
 
@@ -19,6 +20,7 @@ from companion.games.base import Event
 from companion.journal import Journal
 
 RECENT = 12  # actions listed in the state for the undo list
+KEPT_STATES = 32  # public states kept for streams that fell behind (a few seconds' worth)
 
 
 class Session:
@@ -41,6 +43,7 @@ class Session:
         self._extras: dict[str, Any] = {}
         self._extras_seq = 0
         self._public: dict[str, Any] = {}
+        self._kept: deque[dict[str, Any]] = deque(maxlen=KEPT_STATES)
         self._load()
 
     # -- reading ---------------------------------------------------------------------
@@ -56,6 +59,19 @@ class Session:
             self._lock.wait_for(lambda: self._public["version"] > after_version, timeout)
             state = self._public
         return state if state["version"] > after_version else None
+
+    def states_after(self, version: int) -> list[dict[str, Any]]:
+        """Every public state after ``version``, oldest first, so a stream that fell behind
+        sends each change (with its own cues) in order; only the latest if it is too far
+        behind for the states kept. The last one is always the current state."""
+        with self._lock:
+            current = self._public
+            if current["version"] <= version:
+                return []
+            missed = [s for s in self._kept if version < s["version"] < current["version"]]
+            if not missed or missed[0]["version"] != version + 1:
+                return [current]
+            return [*missed, current]
 
     @property
     def game(self) -> ModuleType | None:
@@ -226,6 +242,7 @@ class Session:
         self._module, self._game_id, self._state = module, game_id, state
         self._action_ids, self._recent = ids, recent
         self._public = self._build_public(events)
+        self._kept.append(self._public)
         self._lock.notify_all()
         for listener in self._listeners:
             try:

@@ -7,7 +7,10 @@ Pipeline (at a working size of at most ``DiceParams.work_size`` pixels wide, sma
 big dice): exposure -> table colours and foreground blobs (``dice_segment``) -> colour
 classes and face candidates near the blobs (``dice_faces``), marks of light dice
 (``dice_marks``) -> one top face per die, shadows, cloth patterns and side faces left out
-(``dice_pick``) -> totals. A calibration (``vision.calibrate``) replaces the guessed die
+(``dice_pick``) -> dice seen only as a clean square blob (of colour or of edges) or only
+by their pips (``dice_blobs``) -> totals. Before all, a colour cast is taken out with the
+brightest near-white pixels as reference, and a checkered cloth's grid turn is measured
+(its squares are not dice). A calibration (``vision.calibrate``) replaces the guessed die
 size and the colour boundaries with learned ones.
 """
 
@@ -19,12 +22,13 @@ import numpy as np
 
 import cv2
 
+from vision import dice_blobs as blobs_
 from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration
 from vision.dice_marks import find_marks
-from vision.dice_segment import (clean_mask, foreground, is_table_colour, normalise_exposure,
-                                 table_model)
+from vision.dice_segment import (clean_mask, foreground, grid_turn, is_table_colour,
+                                 normalise_exposure, table_model, white_balance)
 from vision.results import DiceReading, Die
 
 
@@ -98,8 +102,10 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     scale = min(1.0, params.work_size / frame.shape[1])
     work = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale,
                                                  interpolation=cv2.INTER_AREA)
-    work = normalise_exposure(work)
+    work = white_balance(normalise_exposure(work))
     mask, raw, table, model, side = _blobs(work, params, side_hint * scale if side_hint else None)
+    grid = grid_turn(cv2.resize(work, (work.shape[1] // 2, work.shape[0] // 2),
+                                interpolation=cv2.INTER_NEAREST))
     # big dice: look at their faces smaller (the blob guess runs large: shadows, clusters)
     shrink = min(1.0, params.face_side / (0.8 * side))
     if shrink < 0.9:
@@ -119,9 +125,57 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     else:
         side = _die_side(found, params, side)
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
-                          top_area=side * side, min_edge=params.min_edge)
-    return DiceReading.from_dice(sorted((_die(f, scale) for f in tops),
-                                        key=lambda d: (d.centre[1], d.centre[0])))
+                          top_area=side * side, min_edge=params.min_edge,
+                          drop=lambda f: _cloth_square(f, grid, params, model))
+    dice = [_die(f, scale) for f in tops] + _blob_dice(mask, work, side, tops, params, scale,
+                                                     grid)
+    dice += _pip_dice(work, side, dice, scale)
+    return DiceReading.from_dice(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])))
+
+
+def _pip_dice(work: np.ndarray, side: float, dice: list[Die], scale: float) -> list[Die]:
+    """Plain dice seen only by their pips (dark pips on a light body, light on dark)."""
+    taken = [np.array(d.outline, np.float32) * scale for d in dice]
+    return [Die(outline=tuple((float(x / scale), float(y / scale)) for x, y in box),
+                centre=(float(cx / scale), float(cy / scale)), colour="other", confidence=0.5)
+            for box, (cx, cy) in blobs_.pip_groups(work, side, taken)]
+
+
+def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces_.Face],
+               params: DiceParams, scale: float, grid: float | None) -> list[Die]:
+    """Dice seen only as a clean die-sized square blob (no top face found in it)."""
+    out: list[Die] = []
+    taken = [t.centre for t in tops]
+    found = blobs_.square_blobs(mask, work, side, taken, grid=grid)
+    # the same on outlines drawn by edges: a die of the table's own colour
+    taken += [c for _, c, _, _ in found]
+    found += blobs_.square_blobs(blobs_.edge_mask(work), work, side, taken, grid=grid,
+                                 min_corners=1.25)
+    for box, centre, hsv, (x0, y0) in found:
+        cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
+                               light_value=params.light_value, min_value=params.min_value)
+        code, share = blobs_.blob_colour(cls, box - [x0, y0])
+        colour = faces_.CLASS_NAMES.get(code, "other") if share >= 0.5 else "other"
+        out.append(Die(outline=tuple((float(x / scale), float(y / scale)) for x, y in box),
+                       centre=(float(centre[0] / scale), float(centre[1] / scale)),
+                       colour=colour, confidence=round(0.5 * share, 3)))
+    return out
+
+
+def _cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
+                  model: tuple) -> bool:
+    """True for a square of a checkered cloth: turned like the cloth's grid (a die matches
+    the grid's turn only by chance) and near one of the table's colours (loosely, for the
+    frame's corners are darker); a light square with a coloured corner of the next square
+    inside looks like a marked face, but is not square."""
+    if grid is None or face.body > 0:
+        return False
+    if abs((pick.turn(face) - grid + 45) % 90 - 45) > 5:
+        return False
+    if face.mark != faces_.NONE:
+        return face.corners > 1.8 and is_table_colour(face.bgr, threshold=params.fg_threshold,
+                                                      model=model)
+    return is_table_colour(face.bgr, threshold=1.6 * params.fg_threshold, model=model)
 
 
 def _die_side(found: list[faces_.Face], params: DiceParams, guess: float) -> float:
@@ -183,13 +237,20 @@ def _blobs(work: np.ndarray, params: DiceParams, side_hint: float | None
 
 
 def _guess_side(raw: np.ndarray, params: DiceParams) -> float:
-    """Typical die edge length (half-size pixels) from the compact foreground blobs."""
-    _, _, stats, _ = cv2.connectedComponentsWithStats(raw, connectivity=8)
+    """Typical die edge length (half-size pixels) from the compact foreground blobs: the
+    size at which the blobs this size or smaller hold 35% of the sum of blob sizes."""
+    _, _, stats, _ = faces_.components(raw)
     bw, bh, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
     short, long_ = np.minimum(bw, bh), np.maximum(bw, bh)
     ok = ((short >= params.min_side / 2) & (long_ <= 0.9 * params.max_side)
           & (long_ < 2.2 * short) & (area > 0.4 * bw * bh))
-    return faces_.percentile(np.sqrt(area[ok]), 35) if ok.any() else raw.shape[1] / 30
+    if not ok.any():
+        return raw.shape[1] / 30
+    # weigh blobs by their size: many specks of a textured table must not outvote a die,
+    # nor a card or a hand all the dice
+    sides = np.sort(np.sqrt(area[ok].astype(np.float64)))
+    cum = np.cumsum(sides)
+    return float(sides[int(np.searchsorted(cum, 0.35 * cum[-1]))])
 
 
 def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.ndarray,
@@ -200,7 +261,7 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
     close to the table's, so coloured pixels count near a blob where they differ from the
     table or are clearly brighter than it (a green die on green felt).
     """
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, _, stats, _ = faces_.components(mask)
     h, w = mask.shape
     min_area = max(params.min_side ** 2 * 0.5, 0.05 * side * side)
     pad = int(0.5 * side) + 2

@@ -8,11 +8,13 @@ checkered cloth, not dice (real dice land at random turns).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 import cv2
 
-from vision.dice_faces import CLASS_NAMES, GREY, LIGHT, NONE, Face, has_pips
+from vision.dice_faces import CLASS_NAMES, GREY, LIGHT, NONE, YELLOW, Face, has_pips
 
 
 def is_top_shaped(face: Face, top_area: float | None, *, max_aspect: float,
@@ -22,9 +24,33 @@ def is_top_shaped(face: Face, top_area: float | None, *, max_aspect: float,
         return False
     if face.cls in (LIGHT, GREY) and not has_pips(face):
         return False  # a light face has pips or a mark; a shadow or a card corner has none
-    if top_area is not None and not 0.3 * top_area <= face.area <= 2.6 * top_area:
+    if face.cls == YELLOW and face.mark == NONE and _chroma(face) < 0.45:
+        return False  # too washed out for a yellow die: brass, ivory, a lamp-lit card
+    if face.mark == NONE and face.max_hole > 0.4:
+        return False  # a ring around something (felt around a die), not a face with pips
+    if face.mark != NONE and face.body == 0 and face.mark_off > 0.25:
+        return False  # the colour lies at its edge: a side face or a neighbour, not a mark
+    if top_area is not None and not 0.22 * top_area <= face.area <= 2.6 * top_area:
         return False
     return True
+
+
+def _chroma(face: Face) -> float:
+    """(max - min) / max of the face's mean BGR colour: 0 grey .. 1 fully saturated."""
+    hi = max(face.bgr)
+    return (hi - min(face.bgr)) / hi if hi > 0 else 0.0
+
+
+def is_crisp_square(face: Face) -> bool:
+    """True for a clean, sharp-edged square outline.
+
+    An uncoloured face lying against a coloured die is most often that die's side face or
+    light body; it counts as a die of its own only when it is this clean. A die's top face
+    seen from above is a (rounded) square with crisp edges; a side face merged with a
+    light body, a shadow or a cloth square cut by a die is blotchier, longer or softer.
+    """
+    return (face.corners <= 1.8 and face.fill >= 0.7 and face.aspect <= 1.5
+            and face.edge >= 80)
 
 
 def is_mark(face: Face, top_area: float | None) -> bool:
@@ -63,47 +89,67 @@ def score(face: Face) -> float:
 
 
 def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: float,
-              top_area: float | None, min_edge: float) -> list[Face]:
-    """Best-scoring top faces (or top marks), at most one per die (centres a die apart)."""
+              top_area: float | None, min_edge: float,
+              drop: Callable[[Face], bool] | None = None) -> list[Face]:
+    """Best-scoring top faces (or top marks), at most one per die (centres a die apart).
+
+    ``drop`` tells candidates to leave out after the repeating patterns are found (e.g.
+    squares of a checkered cloth by the cloth's grid).
+    """
     hyps: list[tuple[float, Face]] = []
     for f in faces:
         if f.edge < min_edge:
             continue  # a soft blotch of the table, not a die's crisp face
         if is_top_shaped(f, top_area, max_aspect=max_aspect, min_fill=min_fill):
+            if _uncoloured(f) and f.edge < 60:
+                continue  # no colour to go by and a soft outline: wood grain, a stain
             hyps.append((score(f), f))
         elif is_mark(f, top_area):
             hyps.append((f.body ** 2, f))
     pattern = _pattern_ids([f for _, f in hyps])
-    hyps = [h for h in hyps if id(h[1]) not in pattern]
+    hyps = [h for h in hyps if id(h[1]) not in pattern and not (drop and drop(h[1]))]
     tops: list[Face] = []
     for _, f in sorted(hyps, key=lambda sf: sf[0], reverse=True):
         if not any(_same_die(t, f, side) for t in tops):
             tops.append(f)
-    return tops
+    coloured = [t.centre for t in tops if not _uncoloured(t)]
+    return [t for t in tops if not _uncoloured(t) or is_crisp_square(t) or all(
+        np.hypot(t.centre[0] - x, t.centre[1] - y) >= 1.6 * side for x, y in coloured)]
+
+
+def _uncoloured(face: Face) -> bool:
+    return face.mark == NONE and face.cls not in CLASS_NAMES
 
 
 def _pattern_ids(faces: list[Face], *, group: int = 5) -> set[int]:
-    """Ids of the faces that belong to a repeating pattern: at least ``group`` of one colour class with
-    the same turn (within 6 degrees) and size (within 35%), like the squares of a checkered
-    cloth. Dice land at random turns, so a real die is almost never in such a group."""
+    """Ids of the faces that belong to a repeating pattern: at least ``group`` of one colour
+    class with the same turn (within 6 degrees) and size (within 35%), at as many places,
+    like the squares of a checkered cloth. Dice land at random turns, so a real die is
+    almost never in such a group."""
     if len(faces) < group:
         return set()
-    turn = [_turn(f) for f in faces]
+    turns = np.array([turn(f) for f in faces])
+    cls = np.array([f.cls for f in faces])
+    area = np.array([f.area for f in faces])
+    xy = np.array([f.centre for f in faces])
     out = set()
     for i, f in enumerate(faces):
-        same = [g for j, g in enumerate(faces)
-                if g.cls == f.cls and abs((turn[i] - turn[j] + 45) % 90 - 45) <= 6
-                and 0.65 <= g.area / f.area <= 1.0 / 0.65]
-        spots: list[tuple[float, float]] = []
-        for g in same:  # one vote per place: a die may give several candidates
-            if all(np.hypot(g.centre[0] - x, g.centre[1] - y) > 0.7 * np.sqrt(f.area) for x, y in spots):
-                spots.append(g.centre)
-        if len(spots) >= group:
-            out.update(id(g) for g in same)
+        same = np.flatnonzero((cls == f.cls) & (np.abs((turns[i] - turns + 45) % 90 - 45) <= 6)
+                              & (area >= 0.65 * f.area) & (area <= f.area / 0.65))
+        if len(same) < group:
+            continue
+        reach = 0.7 * np.sqrt(f.area)
+        spots = np.empty((0, 2))
+        for j in same:  # one vote per place: a die may give several candidates
+            if not len(spots) or np.hypot(*(spots - xy[j]).T).min() > reach:
+                spots = np.vstack([spots, xy[j]])
+                if len(spots) >= group:
+                    out.update(id(faces[k]) for k in same)
+                    break
     return out
 
 
-def _turn(face: Face) -> float:
+def turn(face: Face) -> float:
     """The face outline's turn in degrees, 0-90."""
     dx, dy = face.box[1] - face.box[0]
     return float(np.degrees(np.arctan2(dy, dx)) % 90)

@@ -110,3 +110,54 @@ def normalise_exposure(frame: np.ndarray, *, target: float = 200.0, max_gain: fl
         return frame
     return cv2.convertScaleAbs(frame, alpha=gain)
 
+
+
+def grid_turn(bgr: np.ndarray, *, min_share: float = 0.3) -> float | None:
+    """The turn (degrees, 0-90) of a checkered or striped table's grid, or None.
+
+    Edges of a grid cloth all run at one turn (mod 90 degrees); a plain, grained or
+    stone table and the dice on it spread their edges over all turns. ``min_share`` of
+    the strong-edge weight must lie within 4 degrees of the peak.
+    """
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
+    strong = mag > 60
+    if strong.sum() < 0.01 * mag.size:
+        return None
+    hist = np.bincount(ang[strong].astype(np.int32) % 90, weights=mag[strong], minlength=90)
+    wrapped = np.concatenate([hist[-4:], hist, hist[:4]])
+    window = np.convolve(wrapped, np.ones(9), mode="valid")  # 90 sums of 9 bins
+    peak = int(window.argmax())
+    if window[peak] < min_share * hist.sum():
+        return None
+    return float(peak)
+
+
+def white_balance(frame: np.ndarray, *, top: float = 0.02, max_chroma: float = 0.4,
+                  max_gain: float = 1.35) -> np.ndarray:
+    """Undo a colour cast (a warm or cool lamp) with the brightest near-white pixels as
+    the white reference: pips, light die bodies, a light table.
+
+    Only pixels among the brightest ``top`` share whose chroma ((max - min) / max) is
+    under ``max_chroma`` count, so saturated yellow or red faces are never taken for
+    white; the gains stay within 1/``max_gain``..``max_gain``. A frame without such
+    pixels, or without a cast, is returned as it is.
+    """
+    h, w = frame.shape[:2]
+    small = cv2.resize(frame, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_NEAREST)
+    b, g, r = cv2.split(small)
+    hi = cv2.max(cv2.max(b, g), r).ravel()
+    lo = cv2.min(cv2.min(b, g), r).ravel()
+    k = int((1 - top) * (len(hi) - 1))
+    bright = hi >= max(int(np.partition(hi, k)[k]), 60)
+    white = bright & ((hi - lo) < (max_chroma * hi).astype(np.uint8))
+    if np.count_nonzero(white) < 20:
+        return frame
+    ref = small.reshape(-1, 3)[white].mean(axis=0)
+    gains = np.clip(ref.mean() / np.maximum(ref, 1.0), 1 / max_gain, max_gain)
+    if np.abs(gains - 1).max() < 0.06:
+        return frame
+    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains[None, :], 0, 255)
+    return cv2.LUT(frame, lut.astype(np.uint8).reshape(256, 1, 3))

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
-# OpenCV reads this when it first checks an image header, before allocating pixels: a
-# file claiming a huge size (a decompression bomb) is refused without decoding it.
-MAX_PIXELS = 40_000_000  # 40 Mpx: above any phone or Pi camera frame
+# OpenCV checks an image header against OPENCV_IO_MAX_IMAGE_PIXELS (set in
+# vision/__init__.py, before cv2 loads) before allocating pixels: a file claiming a huge
+# size (a decompression bomb) is refused without decoding it.
+MAX_PIXELS = int(os.environ["OPENCV_IO_MAX_IMAGE_PIXELS"])  # 40 Mpx: above any camera frame
 MAX_BYTES = 64 * 1024 * 1024
-os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(MAX_PIXELS))
 
 import cv2  # noqa: E402  (after the limit is set)
 

@@ -2,16 +2,22 @@
 
 Host requests carry ``Authorization: Bearer <PIN>`` or the ``companion_host`` cookie the
 login page sets (signed with the data folder's secret, HttpOnly, SameSite=Strict). A
-cookie request from another site's page is refused: its ``Origin`` must be this host.
-After ``PIN_MAX_FAILURES`` wrong PINs within ``PIN_FAILURE_WINDOW`` seconds a client is
-refused (still 401) until the window passes.
+cookie request or a form post from another site's page is refused: its ``Origin`` (and
+``Sec-Fetch-Site``, where the browser sends it) must say this host.
+
+Throttle: each client (by address) may get the PIN wrong ``PIN_MAX_FAILURES`` times; from
+then on every wrong PIN makes it wait, ``PIN_DELAY_BASE`` seconds the first time and
+twice as long each next time, up to ``PIN_DELAY_MAX``. While it waits every host request
+from it is refused (401 with ``Retry-After``), even with the right PIN, so a guesser
+gains nothing by hurrying. A client's count is forgotten ``PIN_FAILURE_WINDOW`` seconds
+after its last wait ends.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import time
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any, Callable, TypeVar
 from urllib.parse import urlsplit
@@ -59,6 +65,8 @@ def _cookie_ok() -> bool:
 
 def _same_origin() -> bool:
     """True unless the browser says the request comes from another site's page."""
+    if request.headers.get("Sec-Fetch-Site") == "cross-site":
+        return False
     origin = request.headers.get("Origin")
     if origin is None or (origin == "null" and request.method == "GET"):
         return True
@@ -69,21 +77,68 @@ def _client() -> str:
     return request.remote_addr or "?"
 
 
-def _throttled(now: float) -> bool:
+@dataclass
+class Failures:
+    """One client's wrong PINs: how many, and until when it is refused."""
+
+    count: int = 0
+    until: float = 0.0  # clock time before which every host request is refused
+
+
+def pin_delay(count: int, *, free: int, base: float, most: float) -> float:
+    """Seconds a client waits after its ``count``-th wrong PIN (0 while ``count < free``)."""
+    if count < free:
+        return 0.0
+    return min(base * 2.0 ** min(count - free, 60), most)
+
+
+def _now() -> float:
+    return float(get_companion(current_app).clock())
+
+
+def retry_after(now: float) -> float:
+    """Seconds this client must still wait before its next host request (0: none)."""
     holder = get_companion(current_app)
-    window = float(current_app.config["PIN_FAILURE_WINDOW"])
     with holder.lock:
-        recent = [t for t in holder.failures.get(_client(), []) if now - t < window]
-        holder.failures[_client()] = recent
-        return len(recent) >= int(current_app.config["PIN_MAX_FAILURES"])
+        record = holder.failures.get(_client())
+        return max(0.0, record.until - now) if record is not None else 0.0
 
 
 def _note_failure(now: float) -> None:
+    """Count a wrong PIN from this client and start its wait."""
     holder = get_companion(current_app)
+    config = current_app.config
+    window = float(config["PIN_FAILURE_WINDOW"])
     with holder.lock:
-        if len(holder.failures) > 1000:  # forget the oldest clients
-            holder.failures.clear()
-        holder.failures.setdefault(_client(), []).append(now)
+        if len(holder.failures) > 1000:  # forget clients whose count has expired
+            holder.failures = {k: r for k, r in holder.failures.items()
+                               if now <= r.until + window}
+            if len(holder.failures) > 1000:
+                holder.failures.clear()
+        record = holder.failures.get(_client())
+        if record is None or now > record.until + window:
+            record = holder.failures[_client()] = Failures(until=now)
+        record.count += 1
+        record.until = now + pin_delay(record.count, free=int(config["PIN_MAX_FAILURES"]),
+                                       base=float(config["PIN_DELAY_BASE"]),
+                                       most=float(config["PIN_DELAY_MAX"]))
+
+
+def _wait_sentence(seconds: float) -> str:
+    wait = max(1, round(seconds + 0.49))
+    unit = "second" if wait == 1 else "seconds"
+    return f"Too many wrong PINs from this device; wait {wait} {unit} and try again."
+
+
+class Throttled(Unauthorized):
+    """401 for a client that must wait, with ``Retry-After``."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(_wait_sentence(seconds))
+        self.seconds = max(1, round(seconds + 0.49))
+
+    def get_headers(self, *args: Any, **kwargs: Any) -> list[tuple[str, str]]:
+        return [*super().get_headers(*args, **kwargs), ("Retry-After", str(self.seconds))]
 
 
 def is_host() -> bool:
@@ -98,11 +153,12 @@ def is_host() -> bool:
 def check_host() -> None:
     """Abort with 401 unless the request is the host's; wrong PINs count towards the throttle.
 
-    :raises Unauthorized: no PIN, a wrong PIN, or too many wrong PINs lately.
+    :raises Unauthorized: no PIN, a wrong PIN, or a client that must wait (``Throttled``).
     """
-    now = time.monotonic()
-    if _throttled(now):
-        raise Unauthorized("Too many wrong PINs from this device; wait a minute and try again.")
+    now = _now()
+    wait = retry_after(now)
+    if wait > 0:
+        raise Throttled(wait)
     if is_host():
         return
     if _cookie_ok() and not request.headers.get("Authorization"):
@@ -132,12 +188,15 @@ def login_page() -> Any:
 
 @bp.post("/login")
 def login() -> Any:
-    """Check the PIN from the form and set the host cookie."""
-    now = time.monotonic()
+    """Check the PIN from the form and set the host cookie (only from the companion's page)."""
+    if not _same_origin():
+        abort(403)
+    now = _now()
     pin = request.form.get("pin", "")
-    if _throttled(now):
-        error = "Too many wrong PINs from this device; wait a minute and try again."
-        return render_template("login.html", error=error, next=_next_page()), 401
+    wait = retry_after(now)
+    if wait > 0:
+        page = render_template("login.html", error=_wait_sentence(wait), next=_next_page())
+        return page, 401, {"Retry-After": str(max(1, round(wait + 0.49)))}
     if not isinstance(pin, str) or not pin.strip() or not _pin_matches(pin.strip()):
         _note_failure(now)
         return render_template("login.html", error="That PIN is not right.",

@@ -77,8 +77,10 @@ def state_stream(session: Session, *, last_seen: int | None, keepalive: float,
             wait = min(wait, deadline - now)
         new, seq = session.wait_any(shown, extras_seq, max(wait, 0.0))
         if new["version"] > shown:
-            shown, extras_seq = new["version"], seq
-            yield format_event(new)
+            extras_seq = seq
+            for missed in session.states_after(shown):  # each change, in order
+                shown = missed["version"]
+                yield format_event(missed)
             last_write = clock()
         elif seq > extras_seq:
             extras_seq, extras = session.extras()

@@ -68,6 +68,8 @@ def check_players(players: Any, low: int, high: int) -> tuple[str, ...]:
     for name in names:
         if not name:
             raise InvalidAction("Every player needs a name.")
+        if not name.isprintable():
+            raise InvalidAction("A name may not hold control characters.")
         if len(name) > 40:
             raise InvalidAction(f"The name {name[:20]!r}... is too long (40 characters at most).")
     if len({n.casefold() for n in names}) != len(names):

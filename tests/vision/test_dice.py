@@ -109,3 +109,31 @@ def test_reading_totals_follow_its_dice():
     assert reading.counts() == (1, 0, 0, 1) and reading.count == 2
     assert reading.confidence == 0.4
     assert DiceReading().confidence == 1.0 and DiceReading().count == 0
+
+
+def _face(**kw):
+    from vision.dice_faces import GREEN, Face
+    base = dict(cls=GREEN, area=900.0, centre=(100.0, 100.0),
+                box=np.array([[85, 85], [115, 85], [115, 115], [85, 115]], np.float32),
+                aspect=1.0, fill=0.88, value=200.0, holes=0.1, mark=0, agree=0.9,
+                bgr=(40.0, 180.0, 40.0), ring=0.0, edge=150.0, pips=60.0, max_hole=0.04,
+                corners=1.38)
+    base.update(kw)
+    return Face(**base)
+
+
+def test_top_faces_are_square_coloured_faces_with_pips_in_their_middle():
+    from vision.dice_faces import LIGHT, RED, YELLOW
+    from vision.dice_pick import is_crisp_square, is_top_shaped
+
+    shaped = dict(top_area=900.0, max_aspect=1.75, min_fill=0.62)
+    assert is_top_shaped(_face(), **shaped)
+    assert not is_top_shaped(_face(max_hole=0.5, holes=0.5), **shaped)  # felt around a die
+    light = dict(cls=LIGHT, mark=RED, bgr=(220.0, 225.0, 225.0), holes=0.15, max_hole=0.12)
+    assert is_top_shaped(_face(**light, mark_off=0.05), **shaped)
+    assert not is_top_shaped(_face(**light, mark_off=0.35), **shaped)  # colour at its edge
+    assert is_top_shaped(_face(cls=YELLOW, bgr=(30.0, 200.0, 230.0)), **shaped)
+    assert not is_top_shaped(_face(cls=YELLOW, bgr=(110.0, 160.0, 190.0)), **shaped)  # brass
+    assert is_crisp_square(_face())
+    assert not is_crisp_square(_face(edge=50.0))
+    assert not is_crisp_square(_face(corners=2.2, fill=0.65, aspect=1.6))

@@ -1,0 +1,115 @@
+"""Whole-die blobs, the cloth's grid and the white balance the dice reader leans on."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import cv2
+
+from tests.vision import dice_support as ds
+from vision.dice import read_dice
+from vision.dice_blobs import blob_colour, pip_groups, square_blobs
+from vision.dice_faces import GREY, LIGHT
+from vision.dice_segment import grid_turn, white_balance
+
+
+def _mask_of(frame: np.ndarray, table=(150, 150, 155)) -> np.ndarray:
+    diff = np.abs(frame.astype(np.int16) - np.array(table, np.int16)).max(axis=2)
+    return (diff > 40).astype(np.uint8) * 255
+
+
+def test_a_die_sized_square_with_pips_is_a_blob_die():
+    frame = ds.table()
+    ds.die(frame, (200, 200), 36, ds.BLACK, angle=20, pips=5)
+    blobs = square_blobs(_mask_of(frame), frame, 36.0, [])
+    assert len(blobs) == 1
+    box, centre, hsv, origin = blobs[0]
+    assert abs(centre[0] - 200) < 4 and abs(centre[1] - 200) < 4
+    assert 0.7 * 36 < np.sqrt(cv2.contourArea(box.astype(np.float32))) < 1.3 * 36
+    assert hsv.shape[2] == 3 and origin[0] <= 200 - 18 and origin[1] <= 200 - 18
+
+
+def test_coins_plain_tokens_and_taken_places_are_not_blob_dice():
+    frame = ds.table()
+    cv2.circle(frame, (100, 100), 20, (60, 60, 60), -1, cv2.LINE_AA)  # a coin
+    ds.die(frame, (250, 250), 36, ds.BLACK, angle=10, pips=0)  # a plain square token
+    ds.die(frame, (450, 250), 36, ds.BLACK, angle=30, pips=4)  # a die already read
+    blobs = square_blobs(_mask_of(frame), frame, 36.0, [(450.0, 250.0)])
+    assert blobs == []
+
+
+def test_dice_cut_by_the_frame_edge_or_far_off_size_are_left_out():
+    frame = ds.table()
+    ds.die(frame, (5, 240), 36, ds.BLACK, pips=5)
+    ds.die(frame, (300, 240), 90, ds.BLACK, pips=5)
+    assert square_blobs(_mask_of(frame), frame, 36.0, []) == []
+
+
+def test_squares_turned_like_a_cloth_grid_are_left_out():
+    frame = ds.table()
+    for i in range(3):
+        ds.die(frame, (120 + 180 * i, 240), 36, ds.BLACK, angle=3 * i, pips=5)
+    assert len(square_blobs(_mask_of(frame), frame, 36.0, [])) == 3
+    assert square_blobs(_mask_of(frame), frame, 36.0, [], grid=2.0) == []
+
+
+def test_blob_colour_is_the_majority_class_inside():
+    cls = np.full((40, 40), GREY, np.uint8)
+    cls[8:32, 8:32] = LIGHT
+    box = np.array([[5, 5], [35, 5], [35, 35], [5, 35]], np.float32)
+    code, share = blob_colour(cls, box)
+    assert code == LIGHT and share > 0.9
+
+
+def test_a_checkered_cloth_has_a_grid_turn_and_a_plain_table_none():
+    cloth = np.zeros((240, 320, 3), np.uint8)
+    cloth[:] = (40, 40, 200)
+    for y in range(0, 240, 20):
+        for x in range(0, 320, 20):
+            if (x // 20 + y // 20) % 2:
+                cloth[y:y + 20, x:x + 20] = (235, 235, 235)
+    turned = cv2.warpAffine(cloth, cv2.getRotationMatrix2D((160, 120), 30, 1.0), (320, 240),
+                            borderMode=cv2.BORDER_REFLECT)
+    assert grid_turn(cloth) in (0.0, 1.0, 89.0)
+    assert abs(grid_turn(turned) - 60) <= 2 or abs(grid_turn(turned) - 30) <= 2
+    assert grid_turn(ds.table(size=(320, 240))) is None
+
+
+def test_white_balance_makes_a_lamp_lit_white_die_white_and_leaves_neutral_frames():
+    frame = ds.scene(["green", "red"])
+    assert white_balance(frame) is frame or np.array_equal(white_balance(frame), frame)
+    warm = cv2.convertScaleAbs(frame * np.array([0.7, 0.9, 1.0]))  # BGR: a warm lamp
+    balanced = white_balance(warm)
+    white = frame.min(axis=2) > 230  # the pips
+    before = warm[white].astype(np.float32).mean(axis=0)
+    after = balanced[white].astype(np.float32).mean(axis=0)
+    assert np.ptp(after) < 0.4 * np.ptp(before)
+
+
+def test_plain_black_and_white_dice_on_a_contrasting_table_are_found():
+    frame = ds.table(colour=(150, 150, 155))
+    ds.die(frame, (150, 200), 36, ds.BLACK, angle=15, pips=5)
+    ds.die(frame, (350, 260), 36, ds.BLACK, angle=40, pips=2)
+    reading = read_dice(frame)
+    assert reading.counts() == (0, 0, 0, 2)
+
+
+def test_white_dice_on_a_white_table_are_found_by_their_pips():
+    frame = ds.table(colour=(228, 230, 230))
+    ds.die(frame, (150, 200), 36, ds.WHITE, angle=15, pips=5, pip_colour=(30, 30, 30))
+    ds.die(frame, (400, 260), 36, ds.WHITE, angle=40, pips=3, pip_colour=(30, 30, 30))
+    found = pip_groups(frame, 36.0, [])
+    centres = sorted((round(c[0]), round(c[1])) for _, c in found)
+    assert len(centres) == 2
+    assert abs(centres[0][0] - 150) < 6 and abs(centres[0][1] - 200) < 6
+    assert abs(centres[1][0] - 400) < 6 and abs(centres[1][1] - 260) < 6
+    taken = [np.array([[130, 180], [170, 180], [170, 220], [130, 220]], np.float32)]
+    assert len(pip_groups(frame, 36.0, taken)) == 1
+    assert read_dice(frame).counts() == (0, 0, 0, 2)
+
+
+def test_noise_and_grain_are_not_pips():
+    rng = np.random.default_rng(3)
+    frame = ds.table(colour=(200, 200, 200), noise=25.0)
+    frame[rng.random(frame.shape[:2]) < 0.01] = (40, 40, 40)  # dark specks
+    assert pip_groups(frame, 36.0, []) == []
