@@ -79,10 +79,13 @@ def hostile(tmp_path_factory) -> dict[str, Path]:
     return paths
 
 
-_RUN = ("import resource, sys\n"
+# Peak memory of this process image: VmHWM starts afresh at exec, whereas ru_maxrss
+# carries over the forking parent's peak (a big pytest process would count).
+_RUN = ("import sys\n"
         "from companion.cli import main\n"
         "status = main(sys.argv[1:])\n"
-        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024\n"
+        "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')][0]\n"
+        "peak = int(hwm.split()[1]) // 1024\n"
         "print(f'peak-rss-mb {peak}', file=sys.stderr)\n"
         "sys.exit(status)\n")
 
