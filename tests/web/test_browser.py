@@ -22,6 +22,10 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
 
+#: True when no element on the page reaches past the right edge of the viewport.
+FITS_WIDTH = ("[...document.querySelectorAll('body *')].every("
+              "e => e.getBoundingClientRect().right <= innerWidth + 1)")
+
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
@@ -330,7 +334,9 @@ def test_phone_screenshots_light_dark_landscape_and_tv(browser, live_server, sho
                                                           type="roll")
         assert request("POST", "/api/actions", body)[0] == 200
     session = live_server.app.extensions["companion"].session
-    session.set_extra("camera", {"online": True, "status": "watching the tray"})
+    # the real status names the camera spec: a long word that must not widen the page
+    session.set_extra("camera", {"online": True, "status": "camera online "
+                                 "(replay:/home/pi/companion/companion/demo/frames)"})
     session.set_extra("dice", {"seen": {"green": 2, "yellow": 3, "red": 1, "other": 0},
                                "offer": None, "message": None})
     version = request("GET", "/api/state")[1]["version"]
@@ -340,6 +346,7 @@ def test_phone_screenshots_light_dark_landscape_and_tv(browser, live_server, sho
         page.goto(live_server.url + "/")
         shown_version(page, version, timeout=5000)
         page.wait_for_selector("#camera-saw .chip.red")  # the live extras arrived
+        assert page.evaluate(FITS_WIDTH), "nothing sticks out of the phone's screen"
         assert page.get_attribute("html", "data-theme") == theme
         assert page.locator("#chart polyline").count() == 3
         page.screenshot(path=str(shots / f"phone-{theme}.png"))
@@ -351,6 +358,7 @@ def test_phone_screenshots_light_dark_landscape_and_tv(browser, live_server, sho
         host.click('[aria-label="One more green"]')
     assert host.is_visible("#preview-card"), "a companion with a camera offers the preview"
     assert "Sees 2 green · 3 yellow · 1 red" in host.inner_text("#controls")
+    assert host.evaluate(FITS_WIDTH), "nothing sticks out of the phone's screen"
     host.screenshot(path=str(shots / "host-phone.png"))
     assert not host.js_errors
     host.context.close()

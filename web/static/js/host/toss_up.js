@@ -61,12 +61,14 @@
     const dice = state.dice || {};
     const offer = dice.offer;
     const seen = dice.seen;
-    return Touch.section("Camera" + (state.camera ? " · " + (state.camera.status || (state.camera.online ? "on" : "offline")) : ""),
+    const camera = state.camera;
+    return Touch.section("Camera" + (camera ? (camera.online ? " · watching" : " · offline") : ""),
+      camera && !camera.online && camera.status ? h("p", {class: "hint", text: camera.status}) : null,
       seen ? h("p", {class: "hint", text: "Sees " + seen.green + " green · " + seen.yellow + " yellow · " + seen.red + " red"
                                           + (seen.other ? " · " + seen.other + " other" : "")}) : null,
       dice.message ? h("p", {class: "hint", text: dice.message}) : null,
       offer ? h("button", {type: "button", class: "btn good big", id: "confirm-camera",
-                           text: "Confirm camera roll: " + offer.green + " · " + offer.yellow + " · " + offer.red,
+                           text: "Confirm: " + offer.green + " green · " + offer.yellow + " yellow · " + offer.red + " red",
                            onclick: () => Host.post("/api/camera/confirm")}) : null,
       h("p", {class: "hint", text: "The live picture is in Camera preview below."}));
   }

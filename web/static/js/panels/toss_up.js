@@ -49,7 +49,7 @@
       h("div", {class: "odds-head"},
         h("span", {class: "label", text: "The camera sees"}),
         h("span", {class: "cam-status" + (online ? " on" : " off"),
-                   text: camera ? camera.status || (online ? "watching" : "offline") : "watching"})),
+                   text: online ? "watching" : "camera offline"})),
       seen ? h("div", {class: "roll small"}, ["green", "yellow", "red", "other"].filter((c) => c !== "other" || seen.other)
         .map((c) => h("span", {class: "chip " + c}, h("span", {class: "chip-n", text: seen[c] || 0}),
                       h("span", {class: "chip-c", text: c})))) : h("p", {class: "roll-none", text: "No dice in view"}),
