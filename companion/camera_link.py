@@ -17,14 +17,16 @@ from companion.session import Session
 from vision.results import DiceReading
 
 
-class DiceLink:
-    """Turns settled dice readings into Toss Up! roll offers for one session.
+class _Offers:
+    """What the camera saw and the action it offers, published under ``key``.
 
-    Parameters
-    ----------
-    session : the table's session.
-    auto : apply a matching reading at once instead of waiting for a confirmation.
+    An offer is only good for the state version it was made at: if anyone acts in
+    between (the host typed the roll), confirming it is refused.
     """
+
+    key = ""
+    nothing = "The camera has nothing to confirm."
+    moved_on = "The game moved on since the camera looked; show it again."
 
     def __init__(self, session: Session, *, auto: bool = False) -> None:
         self.session = session
@@ -39,19 +41,13 @@ class DiceLink:
         with self._lock:
             return dict(self._view)
 
-    def on_reading(self, reading: DiceReading | None) -> None:
-        """Take one settled reading (None: the vote was unsure) and publish what follows."""
-        state = self.session.state()
+    def _publish(self, seen: Any, offer: dict[str, Any] | None, message: str | None,
+                 version: int) -> None:
+        """Show a new sighting and its offer on every phone; apply it at once in auto mode."""
         with self._lock:
-            offer, message = _offer_for(state, reading)
-            self._offer = offer
-            self._offer_version = state["version"]
-            self._view = {
-                "seen": None if reading is None else reading.to_dict(),
-                "offer": offer,
-                "message": message,
-            }
-        self.session.set_extra("dice", self.view())
+            self._offer, self._offer_version = offer, version
+            self._view = {"seen": seen, "offer": offer, "message": message}
+        self.session.set_extra(self.key, self.view())
         if offer is not None and self.auto:
             try:
                 self.confirm()
@@ -59,7 +55,7 @@ class DiceLink:
                 pass
 
     def confirm(self) -> dict[str, Any]:
-        """Apply the offered roll; the new public state.
+        """Apply the offered action; the new public state.
 
         :raises NotNow: nothing is offered, or the game moved on since the offer.
         """
@@ -67,14 +63,36 @@ class DiceLink:
             offer, made_at = self._offer, self._offer_version
             self._offer = None
             self._view = {**self._view, "offer": None}
-        if offer is None:
-            raise NotNow("The camera has no roll to confirm.")
-        if self.session.state()["version"] != made_at:
-            self.session.set_extra("dice", self.view())
-            raise NotNow("The game moved on since the camera read those dice; roll again.")
-        self.session.act(offer)
-        self.session.set_extra("dice", self.view())
+        try:
+            if offer is None:
+                raise NotNow(self.nothing)
+            if self.session.state()["version"] != made_at:
+                raise NotNow(self.moved_on)
+            self.session.act(offer)
+        finally:
+            self.session.set_extra(self.key, self.view())
         return self.session.state()
+
+
+class DiceLink(_Offers):
+    """Turns settled dice readings into Toss Up! roll offers for one session.
+
+    Parameters
+    ----------
+    session : the table's session.
+    auto : apply a matching reading at once instead of waiting for a confirmation.
+    """
+
+    key = "dice"
+    nothing = "The camera has no roll to confirm."
+    moved_on = "The game moved on since the camera read those dice; roll again."
+
+    def on_reading(self, reading: DiceReading | None) -> None:
+        """Take one settled reading (None: the vote was unsure) and publish what follows."""
+        state = self.session.state()
+        offer, message = _offer_for(state, reading)
+        self._publish(None if reading is None else reading.to_dict(), offer, message,
+                      state["version"])
 
 
 def _offer_for(state: dict[str, Any], reading: DiceReading | None
@@ -93,7 +111,7 @@ def _offer_for(state: dict[str, Any], reading: DiceReading | None
     return roll, None
 
 
-class CardLink:
+class CardLink(_Offers):
     """Turns settled card sightings into offered (or applied) actions of card games.
 
     A game takes part by defining ``from_cards(state, seen, before) -> action | None``
@@ -101,13 +119,13 @@ class CardLink:
     face up are the ``flip``). What the camera saw rides along under ``"cards"``.
     """
 
+    key = "cards"
+    nothing = "The camera has no card to confirm."
+    moved_on = "The game moved on since the camera read those cards; show them again."
+
     def __init__(self, session: Session, *, auto: bool = False) -> None:
-        self.session = session
-        self.auto = auto
-        self._lock = threading.Lock()
+        super().__init__(session, auto=auto)
         self._before: tuple[str, ...] = ()
-        self._offer: dict[str, Any] | None = None
-        self._offer_version = -1
 
     def reset(self) -> None:
         """A new game: nothing was on the table before."""
@@ -120,29 +138,6 @@ class CardLink:
         hook = getattr(module, "from_cards", None)
         state = self.session.state()
         with self._lock:
-            offer = hook(raw, seen, self._before) if hook and not state["over"] else None
-            self._before = seen
-            self._offer, self._offer_version = offer, state["version"]
-            view = {"seen": list(seen), "offer": offer, "message": message}
-        self.session.set_extra("cards", view)
-        if offer is not None and self.auto:
-            try:
-                self.confirm()
-            except NotNow:
-                pass
-
-    def confirm(self) -> dict[str, Any]:
-        """Apply the offered action; the new public state.
-
-        :raises NotNow: nothing is offered, or the game moved on since the offer.
-        """
-        with self._lock:
-            offer, made_at = self._offer, self._offer_version
-            self._offer = None
-        if offer is None:
-            raise NotNow("The camera has no card to confirm.")
-        if self.session.state()["version"] != made_at:
-            raise NotNow("The game moved on since the camera read those cards; show them again.")
-        self.session.act(offer)
-        self.session.set_extra("cards", {**self.session.state().get("cards", {}), "offer": None})
-        return self.session.state()
+            before, self._before = self._before, seen
+        offer = hook(raw, seen, before) if hook and not state["over"] else None
+        self._publish(list(seen), offer, message, state["version"])
