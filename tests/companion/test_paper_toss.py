@@ -13,25 +13,19 @@ from hypothesis import strategies as st
 from companion.errors import ActionError, IllegalAction, InvalidAction, NotNow
 from companion.games import find_game
 from companion.games import paper_toss as pt
+from tests.support.rules import apply_action, replay
 
 TOSS_CARDS = ["good-throw", "perfect", "bad-throw", "window", "sprinklers"]
 
 
 def fold(actions, players=("Ann", "Ben", "Cy"), options=None):
     """Replay a journal: new_game, then check and apply each action dict."""
-    state = pt.new_game(list(players), options or {})
-    for data in actions:
-        action = pt.parse_action({**data, "at": 1_700_000_000.0})
-        pt.check(state, action)
-        state, _ = pt.apply(state, action)
-    return state
+    return replay(pt, pt.new_game(list(players), options or {}), actions)
 
 
 def step(state, data):
     """Check and apply one action dict; return (state, event kinds)."""
-    action = pt.parse_action(data)
-    pt.check(state, action)
-    state, events = pt.apply(state, action)
+    state, events = apply_action(pt, state, data, at=None)
     return state, [e.kind for e in events]
 
 

@@ -14,6 +14,7 @@ from companion.errors import ActionError, IllegalAction, InvalidAction, NotNow
 from companion.games import find_game
 from companion.games import sorry_21 as sr
 from companion.games.sorry_21_cards import NUMBERS, PILE_CARDS, SLIDES
+from tests.support.rules import apply_action, replay
 
 PLAYERS = ("Ann", "Ben", "Cy")
 
@@ -29,19 +30,12 @@ def card(card_id):
 
 def fold(actions, players=PLAYERS, options=None):
     """Replay a journal: new_game, then check and apply each action dict."""
-    state = sr.new_game(list(players), options or {})
-    for data in actions:
-        action = sr.parse_action({**data, "at": 1_700_000_000.0})
-        sr.check(state, action)
-        state, _ = sr.apply(state, action)
-    return state
+    return replay(sr, sr.new_game(list(players), options or {}), actions)
 
 
 def step(state, data):
     """Check and apply one action dict; return (state, event kinds)."""
-    action = sr.parse_action(data)
-    sr.check(state, action)
-    state, events = sr.apply(state, action)
+    state, events = apply_action(sr, state, data, at=None)
     return state, [e.kind for e in events]
 
 

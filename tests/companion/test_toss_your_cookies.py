@@ -11,15 +11,13 @@ from hypothesis import strategies as st
 from companion.errors import ActionError, IllegalAction, InvalidAction, NotNow
 from companion.games import find_game
 from companion.games import toss_your_cookies as game
+from tests.support.rules import T0, apply_action
 
-T0 = 1_700_000_000.0
 
 
 def act(state: game.State, data: dict, at: float = T0) -> tuple[game.State, list]:
     """Parse, check and apply one action as the session would (``at`` stamped)."""
-    action = game.parse_action({"at": at, **data})
-    game.check(state, action)
-    return game.apply(state, action)
+    return apply_action(game, state, data, at)
 
 
 def play(state: game.State, *actions: dict) -> game.State:
