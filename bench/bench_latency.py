@@ -25,15 +25,12 @@ import http.client
 import json
 import os
 import statistics
-import subprocess
-import sys
-import tempfile
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench_web import child_server, percentile  # same folder: the shared server set-up
+
 PIN = "13579"
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
@@ -49,22 +46,6 @@ TAP = """() => { for (let i = 0; i < 10; i++)
   const t = performance.timeOrigin + performance.now();
   document.getElementById("record-roll").click();
   return t; }"""
-
-
-def serve(data_dir: str, port_file: str) -> None:
-    """Child process: run the app on a free port and write the port to ``port_file``."""
-    sys.path.insert(0, str(ROOT))
-    from web import create_app, make_server
-
-    app = create_app({"DATA_DIR": data_dir, "PIN": PIN})
-    server = make_server(app, "127.0.0.1", 0)
-    Path(port_file).write_text(str(server.port))
-    server.run()
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 class Phone(threading.Thread):
@@ -150,27 +131,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=60)
     parser.add_argument("--clients", type=int, default=30)
-    parser.add_argument("--serve", nargs=2, metavar=("DATA_DIR", "PORT_FILE"),
-                        help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.serve:
-        serve(*args.serve)
-        return
-    with tempfile.TemporaryDirectory() as tmp:
-        port_file = Path(tmp) / "port"
-        child = subprocess.Popen([sys.executable, __file__, "--serve", tmp, str(port_file)])
-        try:
-            deadline = time.monotonic() + 30
-            while not port_file.exists() or not port_file.read_text():
-                if time.monotonic() > deadline or child.poll() is not None:
-                    raise SystemExit("the server did not start")
-                time.sleep(0.05)
-            port = int(port_file.read_text())
-            start_game(port)
-            print(json.dumps(measure(port, args.rounds, args.clients), indent=2))
-        finally:
-            child.terminate()
-            child.wait(timeout=10)
+    with child_server(PIN) as (port, _):
+        start_game(port)
+        print(json.dumps(measure(port, args.rounds, args.clients), indent=2))
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ connected.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -30,6 +31,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
 PIN = "2468"
@@ -37,15 +39,33 @@ ROLL = json.dumps({"type": "roll", "green": 0, "yellow": 10, "red": 0}).encode()
 HEADERS = {"Content-Type": "application/json", "Authorization": f"Bearer {PIN}"}
 
 
-def serve(data_dir: str, port_file: str) -> None:
+def serve(data_dir: str, port_file: str, pin: str = PIN) -> None:
     """Child process: run the app on a free port and write the port to ``port_file``."""
     sys.path.insert(0, str(ROOT))
     from web import create_app, make_server
 
-    app = create_app({"DATA_DIR": data_dir, "PIN": PIN})
+    app = create_app({"DATA_DIR": data_dir, "PIN": pin})
     server = make_server(app, "127.0.0.1", 0)
     Path(port_file).write_text(str(server.port))
     server.run()
+
+
+@contextlib.contextmanager
+def child_server(pin: str = PIN) -> Iterator[tuple[int, subprocess.Popen]]:
+    """A production-sized server in a child process on a fresh data folder: (port, child)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        port_file = Path(tmp) / "port"
+        child = subprocess.Popen([sys.executable, __file__, "--serve", tmp, str(port_file), pin])
+        try:
+            deadline = time.monotonic() + 30
+            while not port_file.exists() or not port_file.read_text():
+                if time.monotonic() > deadline or child.poll() is not None:
+                    raise SystemExit("the server did not start")
+                time.sleep(0.05)
+            yield int(port_file.read_text()), child
+        finally:
+            child.terminate()
+            child.wait(timeout=10)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -187,34 +207,22 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=50)
     parser.add_argument("--browser", action="store_true",
                         help="also time a Chromium page (needs /usr/bin/chromium)")
-    parser.add_argument("--serve", nargs=2, metavar=("DATA_DIR", "PORT_FILE"),
+    parser.add_argument("--serve", nargs=3, metavar=("DATA_DIR", "PORT_FILE", "PIN"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve(*args.serve)
         return
-    with tempfile.TemporaryDirectory() as tmp:
-        port_file = Path(tmp) / "port"
-        child = subprocess.Popen([sys.executable, __file__, "--serve", tmp, str(port_file)])
-        try:
-            deadline = time.monotonic() + 30
-            while not port_file.exists() or not port_file.read_text():
-                if time.monotonic() > deadline or child.poll() is not None:
-                    raise SystemExit("the server did not start")
-                time.sleep(0.05)
-            port = int(port_file.read_text())
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            post(conn, "/api/games", json.dumps({"game": "toss-up",
-                                                 "players": ["Ann", "Ben"]}).encode())
-            conn.close()
-            results = {"server_rss_mb_idle": rss_mb(child.pid),
-                       "round_trip": round_trip(port, args.actions, child.pid),
-                       "fan_out": fan_out(port, args.clients, args.rounds, child.pid,
-                                          args.browser)}
-            print(json.dumps(results, indent=2))
-        finally:
-            child.terminate()
-            child.wait(timeout=10)
+    with child_server() as (port, child):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        post(conn, "/api/games", json.dumps({"game": "toss-up",
+                                             "players": ["Ann", "Ben"]}).encode())
+        conn.close()
+        results = {"server_rss_mb_idle": rss_mb(child.pid),
+                   "round_trip": round_trip(port, args.actions, child.pid),
+                   "fan_out": fan_out(port, args.clients, args.rounds, child.pid,
+                                      args.browser)}
+        print(json.dumps(results, indent=2))
 
 
 if __name__ == "__main__":
