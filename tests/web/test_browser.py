@@ -447,3 +447,12 @@ def test_host_controls_at_every_step(browser, phone, live_server):
             assert [u["unit"] for u in state["players"][1]["front"]] == ["archer"]
     assert not host.js_errors
     host.context.close()
+
+
+def test_the_scoreboard_keeps_the_screen_on_where_the_browser_allows(phone):
+    phone.wait_for_selector("body[data-wake]", timeout=5000)
+    assert phone.get_attribute("body", "data-wake") == "on"
+    phone.evaluate("Wake.lock.release()")  # what the browser does when the page is hidden
+    phone.wait_for_selector("body[data-wake=off]", timeout=2000)
+    phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    phone.wait_for_selector("body[data-wake=on]", timeout=2000)
