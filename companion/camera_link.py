@@ -117,6 +117,9 @@ class CardLink(_Offers):
     A game takes part by defining ``from_cards(state, seen, before) -> action | None``
     (Sorry!: a new top card on the play pile is a ``play``; Paper Toss: the Toss cards
     face up are the ``flip``). What the camera saw rides along under ``"cards"``.
+    A game may also define ``cards_message(state, seen, before) -> str | None``: a
+    sentence for the phones about the cards in view (Toss Your Cookies: why a shown
+    hand does or does not win).
     """
 
     key = "cards"
@@ -140,4 +143,7 @@ class CardLink(_Offers):
         with self._lock:
             before, self._before = self._before, seen
         offer = hook(raw, seen, before) if hook and not state["over"] else None
+        note = getattr(module, "cards_message", None)
+        if message is None and note is not None and not state["over"]:
+            message = note(raw, seen, before)
         self._publish(list(seen), offer, message, state["version"])

@@ -10,7 +10,11 @@ Flow: the roller (``current``) rolls. Swap and Pass rolls are done by hand and t
 go left at once. A Toss roll (or the ``toss`` button) starts the countdown; when it runs
 out the session applies ``timeout`` and the scramble timer starts; when that runs out
 (another ``timeout``, or ``skip``) the dice go left. A Snickerdoodle claim is taken at
-any moment and ends the round.
+any moment and ends the round. With the camera (a learned deck): the host taps who
+shouts "Snickerdoodle!" (``claim``: the table, and any timer, waits), the claimant shows
+the hand, and the cards the camera names are offered as the ``snickerdoodle`` with that
+``hand`` (``from_cards``), or a sentence says why the hand does not win
+(``cards_message``); ``withdraw`` drops a false alarm and the timer runs on.
 
 Actions (JSON; the session adds ``"at"``)::
 
@@ -19,22 +23,25 @@ Actions (JSON; the session adds ``"at"``)::
     {"type": "next"} {"type": "toggle"}                 (the GPIO buttons)
     {"type": "add_time", "seconds": 5} {"type": "timeout"}
     {"type": "snickerdoodle", "player": 2, "hand": ["fortune", "fortune", "wild", ...]}
+    {"type": "claim", "player": 2} {"type": "withdraw"}   (a claim checked by the camera)
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from companion import timers
 from companion.errors import InvalidAction, NotNow
+from companion.games import toss_your_cookies_hand as hands
 from companion.games import toss_your_cookies_rules as rules
 from companion.games.base import (CORRECT_DOC, ActionDoc, Correct, Event, check_correct,
                                   check_options,
                                   check_players, corrected, get_int, get_type,
                                   parse_correct)
-from companion.games.toss_your_cookies_rules import COOKIES, Claim, Roll, TimerAction
+from companion.games.toss_your_cookies_rules import (COOKIES, Call, Claim, LastClaim, Roll,
+                                                     TimerAction, Withdraw)
 
 ID = "toss-your-cookies"
 NAME = "Toss Your Cookies"
@@ -83,6 +90,13 @@ ACTIONS: dict[str, ActionDoc] = {
         {"type": "snickerdoodle", "player": 0,
          "hand": ["fortune", "fortune", "fortune", "wild", "fortune", "milk", "half-eaten"]},
         required=("player",)),
+    "claim": ActionDoc(
+        "A player shouts Snickerdoodle! and will show the hand to the camera: the table "
+        "(and any running timer) waits until the claim is settled or withdrawn.",
+        {"player": {"type": "integer", "minimum": 0, "description": "seat index"}},
+        {"type": "claim", "player": 2}, required=("player",)),
+    "withdraw": ActionDoc("Drop the open claim (a false alarm); a timer it paused runs on.",
+                          {}, {"type": "withdraw"}),
     "correct": CORRECT_DOC,
 }
 
@@ -106,6 +120,9 @@ class State:
     last_roll: Roll | None = None
     over: bool = False
     history: tuple[tuple[int, ...], ...] = ()  # wins after each round
+    claim: int | None = None  # seat that shouted Snickerdoodle! and shows the hand
+    claim_paused: bool = False  # the claim paused the running timer (withdraw resumes it)
+    last_claim: LastClaim | None = None  # the claim that won the last round
 
     @property
     def wins_needed(self) -> int:
@@ -113,7 +130,7 @@ class State:
         return self.rounds // 2 + 1
 
 
-Action = Roll | TimerAction | Claim | Correct
+Action = Roll | TimerAction | Claim | Call | Withdraw | Correct
 
 
 def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> State:
@@ -160,6 +177,10 @@ def parse_action(data: Mapping[str, Any]) -> Action:
     if kind == "snickerdoodle":
         return rules.parse_claim(data, CARDS)
     at = timers.parse_at(data)
+    if kind == "claim":
+        return Call(rules.parse_claim(data, CARDS).player, at)
+    if kind == "withdraw":
+        return Withdraw(at)
     if kind == "roll":
         return rules.parse_roll(data, at)
     seconds = timers.parse_seconds(data, "seconds", high=120) if kind == "add_time" else 0.0
@@ -186,6 +207,12 @@ def check(state: State, action: Action) -> None:
         if action.hand is not None:
             rules.winning_cookie(action.hand, state.cookies, len(state.players))
         return
+    if isinstance(action, (Call, Withdraw)):
+        rules.check_call(action, state.claim, state.players)
+        return
+    if state.claim is not None:
+        raise NotNow(f"{state.players[state.claim]} claims Snickerdoodle!: check the hand "
+                     f"(or withdraw the claim) first.")
     if isinstance(action, TimerAction):
         action = _resolve(state, action)
     if isinstance(action, Roll) or action.kind == "toss":
@@ -199,6 +226,8 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Return the state after ``action``; assumes ``check(state, action)`` passed."""
     if isinstance(action, Claim):
         return _claim(state, action)
+    if isinstance(action, (Call, Withdraw)):
+        return _call(state, action)
     if isinstance(action, Correct):
         wins, event = corrected(state.players, state.wins, action)
         return replace(state, wins=wins), [event]
@@ -266,10 +295,27 @@ def _pass_dice(state: State) -> State:
                    roller=(state.roller + 1) % len(state.players))
 
 
+def _call(state: State, action: Call | Withdraw) -> tuple[State, list[Event]]:
+    """Open a claim (pausing a running timer) or withdraw it (resuming that timer)."""
+    timer = state.timer
+    if isinstance(action, Call):
+        paused = timer is not None and timer.running
+        if paused:
+            timer = timers.pause(timer, action.at)  # type: ignore[arg-type]
+        who = state.players[action.player]
+        return replace(state, claim=action.player, claim_paused=paused, timer=timer), [
+            Event("claim", {"player": who, "text": f"Snickerdoodle! {who} shows the hand."})]
+    if state.claim_paused and timer is not None:
+        timer = timers.start(timer, action.at)
+    who = state.players[state.claim]  # type: ignore[index]
+    return replace(state, claim=None, claim_paused=False, timer=timer), [
+        Event("withdraw", {"player": who, "deadline": None if timer is None else timer.deadline})]
+
+
 def _claim(state: State, action: Claim) -> tuple[State, list[Event]]:
-    cookie = None
+    cookie, text = None, None
     if action.hand is not None:
-        cookie = rules.winning_cookie(action.hand, state.cookies, len(state.players))
+        cookie, text = hands.hand_verdict(action.hand, state.cookies, len(state.players))
     wins = list(state.wins)
     wins[action.player] += 1
     n = len(state.players)
@@ -279,7 +325,8 @@ def _claim(state: State, action: Claim) -> tuple[State, list[Event]]:
                                       "checked": action.hand is not None,
                                       "round": state.round, "wins": wins[action.player]})]
     state = replace(state, wins=tuple(wins), history=state.history + (tuple(wins),),
-                    timer=None, over=over, last_roll=None, phase="roll")
+                    timer=None, over=over, last_roll=None, phase="roll", claim=None,
+                    claim_paused=False, last_claim=LastClaim(action.player, action.hand, text))
     if over:
         return state, events + [Event("game-over", {"winners": list(winners(state))})]
     starter = (state.starter + 1) % n
@@ -318,7 +365,8 @@ def public_state(state: State) -> dict[str, Any]:
     return {
         "game": ID,
         "players": [{"name": n, "score": w} for n, w in zip(state.players, state.wins)],
-        "current": state.roller if state.phase == "roll" and not state.over else None,
+        "current": (state.roller if state.phase == "roll" and state.claim is None
+                    and not state.over else None),
         "over": state.over,
         "winners": list(winners(state)),
         "round": state.round,
@@ -338,4 +386,24 @@ def public_state(state: State) -> dict[str, Any]:
         "countdown_seconds": state.countdown_seconds,
         "scramble_seconds": state.scramble_seconds,
         "history": [list(w) for w in state.history],
+        "claim": None if state.claim is None else {
+            "player": state.claim, "name": state.players[state.claim],
+            "paused": state.claim_paused},
+        "last_claim": hands.last_claim_json(state.last_claim, state.players,
+                                            state.round - (0 if state.over else 1)),
     }
+
+
+def from_cards(state: State, seen: Sequence[str], before: Sequence[str]
+               ) -> dict[str, Any] | None:
+    """The camera link's hook: during an open claim, a winning hand in view is offered.
+
+    The offer is ``{"type": "snickerdoodle", "player": <claimant>, "hand": [...]}``;
+    see :mod:`companion.games.toss_your_cookies_hand` for the flow.
+    """
+    return hands.from_cards(state, seen, before, tuple(CARDS))
+
+
+def cards_message(state: State, seen: Sequence[str], before: Sequence[str]) -> str | None:
+    """The camera link's sentence for the cards in view: why a shown hand wins or not."""
+    return hands.cards_message(state, seen, before, tuple(CARDS))

@@ -63,6 +63,48 @@ class Claim:
     hand: tuple[str, ...] | None = None
 
 
+@dataclass(frozen=True)
+class Call:
+    """"Snickerdoodle!" shouted by ``player``, whose hand is about to be shown (``claim``)."""
+
+    player: int
+    at: float
+
+
+@dataclass(frozen=True)
+class Withdraw:
+    """The open claim was a false alarm (``withdraw``)."""
+
+    at: float
+
+
+@dataclass(frozen=True)
+class LastClaim:
+    """The claim that won the last round: the seat, the hand if shown, the verdict."""
+
+    player: int
+    hand: tuple[str, ...] | None = None
+    text: str | None = None
+
+
+def check_call(action: Call | Withdraw, claim: int | None, players: tuple[str, ...]) -> None:
+    """Raise unless a claim can be opened (none open) or withdrawn (one open) now.
+
+    :raises InvalidAction: a seat that does not exist.
+    :raises NotNow: a claim already open, or none to withdraw.
+    """
+    if isinstance(action, Withdraw):
+        if claim is None:
+            raise NotNow("No Snickerdoodle! claim is open.")
+        return
+    if action.player >= len(players):
+        raise InvalidAction(f"There is no seat {action.player}; seats are 0 to "
+                            f"{len(players) - 1}.")
+    if claim is not None:
+        raise NotNow(f"{players[claim]} already claims Snickerdoodle!: check that hand "
+                     f"(or withdraw the claim) first.")
+
+
 def parse_cookies(value: Any, players: int) -> tuple[str, ...]:
     """The cookie sets in play: one per player, default the first of COOKIES."""
     if value is None:
@@ -107,11 +149,10 @@ def parse_claim(data: Mapping[str, Any], cards: Mapping[str, str]) -> Claim:
     return Claim(player, tuple(hand))
 
 
-def winning_cookie(hand: tuple[str, ...], cookies: tuple[str, ...], players: int) -> str:
-    """The cookie a hand wins with: five of it (wilds standing in) plus the milk.
+def check_deck(hand: tuple[str, ...], cookies: tuple[str, ...], players: int) -> Counter[str]:
+    """The hand's card counts, once every card is one this game's deck has enough of.
 
-    :raises IllegalAction: a card not in this game's deck, too many copies, no milk,
-        or fewer than five of every cookie.
+    :raises IllegalAction: a card not in this game's deck, or more copies than it has.
     """
     counts = Counter(hand)
     limits = {**{c: SET_SIZE for c in cookies}, "wild": WILD[players],
@@ -123,6 +164,16 @@ def winning_cookie(hand: tuple[str, ...], cookies: tuple[str, ...], players: int
             name = COOKIES.get(card, card.replace("-", " "))
             raise IllegalAction(f"This game has {limits[card]} {name} card"
                                 f"{'s' if limits[card] > 1 else ''}, not {count}.")
+    return counts
+
+
+def winning_cookie(hand: tuple[str, ...], cookies: tuple[str, ...], players: int) -> str:
+    """The cookie a hand wins with: five of it (wilds standing in) plus the milk.
+
+    :raises IllegalAction: a card not in this game's deck, too many copies, no milk,
+        or fewer than five of every cookie.
+    """
+    counts = check_deck(hand, cookies, players)
     if not counts["milk"]:
         raise IllegalAction("No milk in that hand: Snickerdoodle needs five of one cookie "
                             "and the milk.")

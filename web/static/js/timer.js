@@ -1,8 +1,8 @@
 /* Timers counted down on the phone from the server's deadline, and called-out countdowns.
  *
  * timerView(timer) builds the big clock of a state's `timer` ({duration, running,
- * deadline, remaining_at_pause}); one ticker updates every running clock 4 times a second
- * using Clock.now() (the server's time), and cues "timer-end" once when one reaches 0.
+ * deadline, remaining_at_pause}); one ticker updates every running clock when its second turns
+ * (at least 4 times a second) using Clock.now() (the server's time), and cues "timer-end" once when one reaches 0.
  * Calls.sync(calls) schedules Toss Your Cookies' "One, two, three, Toss!" (server epoch
  * seconds) so every phone calls them out together; a newer state without them cancels.
  */
@@ -29,8 +29,16 @@ function timerView(timer, id) {
 
 const Ticker = {
   ended: new Set(),
+  /** Update every running clock, then sleep until the next one changes its second (at most
+   *  250 ms), so all phones turn their digits at the same moment rather than up to a
+   *  quarter second apart. */
+  run() {
+    const wait = this.tick();
+    setTimeout(() => this.run(), wait);
+  },
   tick() {
     const now = Clock.now();
+    let wait = 250;
     for (const el of document.querySelectorAll("[data-deadline]")) {
       const deadline = Number(el.dataset.deadline);
       const left = deadline - now;
@@ -42,10 +50,13 @@ const Ticker = {
         el.classList.add("done");
         if (left > -2) Cues.play("timer-end");  // not for a deadline long gone (a reconnect)
       }
+      const toNext = left > 0 ? ((left % 1) || 1) * 1000 + 5 : 250;
+      wait = Math.min(wait, toNext);
     }
+    return Math.max(20, wait);
   },
 };
-setInterval(() => Ticker.tick(), 250);
+Ticker.run();
 
 const Calls = {
   timers: new Map(),  // "say@at" -> timeout id
@@ -61,7 +72,10 @@ const Calls = {
       this.timers.set(key, setTimeout(() => this.call(call.say), Math.max(0, wait)));
     }
     for (const [key, id] of this.timers) {
-      if (!keep.has(key)) { clearTimeout(id); this.timers.delete(key); }
+      if (keep.has(key)) continue;
+      // a call due now stays: the server's next state can beat this phone's own timer
+      if (Math.abs(Number(key.slice(key.lastIndexOf("@") + 1)) - Clock.now()) < 0.25) continue;
+      clearTimeout(id); this.timers.delete(key);
     }
   },
 

@@ -1,6 +1,11 @@
 /* Toss Your Cookies on the host page: the roll as two taps (what the dice say, how many),
  * a virtual roll, the Toss button, the countdown and scramble timer controls, and
  * "Snickerdoodle!" for the player who claims the round.
+ * With a camera, tapping the claimant opens the claim ({type: "claim"}; the timer waits):
+ * the claimant lays the hand face up under the camera, the camera's verdict
+ * (state.cards.message) appears, and a winning hand is confirmed with one tap
+ * (POST /api/camera/confirm). The host may also check the hand in view as it is, let
+ * the table vouch, or withdraw a false alarm.
  */
 "use strict";
 
@@ -27,16 +32,54 @@
         Touch.act("Toss now", {type: "toss"}, send, {tone: "ghost", id: "toss-now"})));
   }
 
+  const SPECIAL = {wild: "Wild", "half-eaten": "Half-eaten", milk: "Milk"};
+
+  function cardName(state, id) {
+    const cookie = (state.setup ? state.setup.cookies : []).find((c) => c.id === id);
+    return cookie ? cookie.name.replace(/ Cookie$/, "") : SPECIAL[id] || id;
+  }
+
+  /** "4 × Chocolate Chip · Wild · Milk" for a list of card ids. */
+  function handText(state, ids) {
+    const counts = new Map();
+    for (const id of ids) counts.set(id, (counts.get(id) || 0) + 1);
+    return [...counts].map(([id, n]) => (n > 1 ? n + " × " : "") + cardName(state, id)).join(" · ");
+  }
+
   function claim(state, send) {
-    return h("details", {class: "touch-more"}, h("summary", {text: "Snickerdoodle! Who claims the round?"}),
-      Touch.players(state, (seat) => send({type: "snickerdoodle", player: seat}), {label: "Snickerdoodle"}));
+    const camera = Boolean(state.camera || state.cards);
+    const pick = (seat) => send(camera ? {type: "claim", player: seat} : {type: "snickerdoodle", player: seat});
+    return h("details", {class: "touch-more", id: "claim-picker"}, h("summary", {text: "Snickerdoodle! Who claims the round?"}),
+      camera ? h("p", {class: "hint", text: "Tap who shouted; they lay their hand face up under the camera."}) : null,
+      Touch.players(state, pick, {label: "Snickerdoodle"}));
+  }
+
+  /** The open claim: what the camera sees of the hand, its verdict, and the ways to settle. */
+  function openClaim(state, send) {
+    const cards = state.cards || {};
+    const seen = cards.seen || [];  // card ids of this game's taught deck
+    const offer = cards.offer && cards.offer.type === "snickerdoodle" ? cards.offer : null;
+    const who = state.claim.name;
+    return Touch.section("Snickerdoodle! " + who + " shows the hand",
+      state.claim.paused ? h("p", {class: "hint", text: "The timer waits until the claim is settled."}) : null,
+      h("p", {class: "hint", id: "claim-seen", text: seen.length ? "The camera sees: " + handText(state, seen) : "Lay the hand face up under the camera."}),
+      cards.message ? h("p", {class: "dice-check", id: "claim-verdict", role: "status", text: cards.message}) : null,
+      offer ? h("button", {type: "button", class: "btn good big", id: "confirm-camera",
+                           text: "Confirm: " + who + " wins the round",
+                           onclick: () => Host.post("/api/camera/confirm")}) : null,
+      h("div", {class: "action-row"},
+        !offer && seen.length ? Touch.act("Check this hand", {type: "snickerdoodle", player: state.claim.player, hand: seen}, send,
+                                          {tone: "ghost", id: "check-hand"}) : null,
+        Touch.act("The table vouches", {type: "snickerdoodle", player: state.claim.player}, send, {tone: "ghost", id: "vouch"}),
+        Touch.act("False alarm", {type: "withdraw"}, send, {tone: "ghost", id: "withdraw"})));
   }
 
   function body(state, send, redraw) {
     const roller = state.players[state.roller];
     const parts = [h("div", {class: "turn-head"},
-      h("p", {class: "turn-who", text: state.phase === "roll" ? roller.name + " rolls" : state.phase === "countdown" ? "Countdown" : "Scramble"}),
+      h("p", {class: "turn-who", text: state.claim ? state.claim.name + " claims" : state.phase === "roll" ? roller.name + " rolls" : state.phase === "countdown" ? "Countdown" : "Scramble"}),
       h("p", {class: "turn-meta", text: "Round " + state.round + " of " + state.rounds}))];
+    if (state.claim) return parts.concat(openClaim(state, send));
     if (state.phase === "roll") parts.push(rollPicker(state, send, redraw));
     else parts.push(Touch.timerBar(state, send, Touch.act(state.phase === "countdown" ? "Toss! now" : "End the scramble",
                                                            {type: "skip"}, send, {tone: "ghost", id: "skip"})));
@@ -46,7 +89,10 @@
 
   function describe(a) {
     if (a.type === "roll") return a.action ? "Roll: " + a.action + " " + a.number + (a.virtual ? " (virtual)" : "") : "Roll";
-    if (a.type === "snickerdoodle") return "Snickerdoodle! seat " + (a.player + 1);
+    const who = (seat) => Host.state && Host.state.players[seat] ? Host.state.players[seat].name : "seat " + (seat + 1);
+    if (a.type === "snickerdoodle") return "Snickerdoodle! " + who(a.player) + (a.hand ? " (hand checked)" : "");
+    if (a.type === "claim") return "Snickerdoodle? " + who(a.player) + " shows the hand";
+    if (a.type === "withdraw") return "Claim withdrawn";
     return describeAction(a);
   }
 

@@ -2,7 +2,9 @@
  * countdown to "Toss!" (called out by every phone at the same moment) and the scramble
  * timer, the round tally and the setup helper.
  * State fields: players [{name, score}], current, phase, roller, round, rounds,
- * wins_needed, last_roll {text, ...}, timer, calls, setup, history.
+ * wins_needed, last_roll {text, ...}, timer, calls, setup, history, claim {player, name,
+ * paused} (a Snickerdoodle! being checked), last_claim {name, round, checked, text}; the
+ * live extra `cards` {seen, offer, message} is what the camera makes of the hand shown.
  */
 "use strict";
 
@@ -17,8 +19,27 @@
     });
   }
 
+  /** The open claim: who shows the hand, and the camera's verdict on it. */
+  function claimView(state) {
+    const cards = state.cards || {};
+    return h("section", {class: "now cookies-claim", id: "claim"},
+      h("p", {class: "label", text: "Snickerdoodle!" + (state.claim.paused ? " · timer paused" : "")}),
+      h("p", {class: "now-name", text: state.claim.name}),
+      h("p", {class: "step-text", text: "shows the hand"}),
+      cards.message ? h("p", {class: "roll-text", id: "claim-verdict", text: cards.message}) : null,
+      cards.offer ? h("p", {class: "offer", text: "Waiting for the host to confirm"}) : null);
+  }
+
+  function lastClaim(state) {
+    const last = state.last_claim;
+    if (!last) return null;
+    return h("p", {class: "hint", id: "last-claim",
+                   text: "Round " + last.round + ": " + last.name + " — " + (last.text || "the table vouched") + (last.checked ? " (checked)" : "")});
+  }
+
   function render(state) {
     const parts = [];
+    if (state.claim && !state.over) parts.push(claimView(state));
     if (!state.over) {
       const roller = state.players[state.roller];
       const timed = state.phase !== "roll";
@@ -32,7 +53,7 @@
         state.last_roll ? h("p", {class: "roll-text", id: "roll-text", text: state.last_roll.text}) : null));
     }
     parts.push(h("section", {class: "table"},
-      h("p", {class: "label", text: "Rounds won · " + state.wins_needed + " wins the game"}), tally(state)));
+      h("p", {class: "label", text: "Rounds won · " + state.wins_needed + " wins the game"}), tally(state), lastClaim(state)));
     parts.push(scoreChart(state, "round"));
     const setup = state.setup;
     if (setup && state.round === 1 && !state.history.length) {
@@ -45,11 +66,24 @@
     return h("div", {class: "panel toss-your-cookies"}, parts);
   }
 
+  /** "Toss!" on this phone if its own countdown did not call it: the server's scramble
+   *  state can arrive a few ms before the phone's "Toss!" timer fires, and Calls.sync then
+   *  cancels that timer; after the host's "Toss! now" (skip) no timer was due at all.
+   *  Not when a Toss! call is still scheduled or was just shown, nor for a late state. */
+  function callTossIfMissed(event) {
+    const pending = [...Calls.timers.keys()].some((key) => key.startsWith("Toss!@"));
+    const shown = document.getElementById("callout");
+    const called = shown && shown.classList.contains("go");
+    if (!pending && !called && Math.abs(Clock.now() - event.at) < 0.4) Calls.call("Toss!");
+  }
+
   function cue(event) {
     switch (event.kind) {
       case "roll": return {text: event.player + " rolled " + (event.action || "Toss").replace("-", " ") + (event.number ? " " + event.number : ""), tone: "info", sound: "tick"};
-      case "toss": return {text: "Toss! Grab the cards!", tone: "good"};
+      case "toss": callTossIfMissed(event); return {text: "Toss! Grab the cards!", tone: "good"};
       case "scramble-over": return {text: "Time! Dice go left", tone: "warn", sound: "timer-end"};
+      case "claim": return {text: "Snickerdoodle? " + event.player + " shows the hand", tone: "info", sound: "tick"};
+      case "withdraw": return {text: "False alarm: play on", tone: "warn"};
       case "snickerdoodle": return {text: "Snickerdoodle! " + event.player + " wins the round", tone: "good", sound: "good"};
       case "game-over": return {text: "Game over!", tone: "good", sound: "win"};
       default: return null;

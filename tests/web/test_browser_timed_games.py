@@ -1,0 +1,148 @@
+"""Headless Chromium on the timed games: two phones agree on a Paper Tales phase timer
+although their own clocks disagree, and a Snickerdoodle! claim is checked by the camera
+from the host page.
+
+Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
+under CI. The bench with figures is ``bench/bench_timer_sync.py``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from companion.camera_link import CardLink
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "bypass_csp": True}  # the probes are evaluated scripts
+SKEW = """(() => { const real = Date.now; Date.now = () => real() + %f * 1000; })();"""
+#: Each page notes when its phase timer first shows each value (performance clock, ms).
+OBSERVE = """() => { window.__shown = {};
+  new MutationObserver(() => {
+    const el = document.getElementById("phase-timer");
+    if (el && el.dataset.deadline)
+      window.__shown[el.dataset.deadline + "|" + el.textContent] ??= performance.timeOrigin + performance.now();
+  }).observe(document.getElementById("board"), {subtree: true, childList: true, characterData: true}); }"""
+#: (now on the performance clock, seconds left by the page's server clock), both in s.
+LEFT = """() => [(performance.timeOrigin + performance.now()) / 1000,
+  Number(document.getElementById("phase-timer").dataset.deadline) - Clock.now()]"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def open_phone(browser: Any, url: str, skew: float = 0.0) -> Any:
+    """A phone-sized page whose own clock is ``skew`` seconds wrong; JS errors collected."""
+    context = browser.new_context(**PHONE)
+    context.add_init_script(SKEW % skew)
+    page = context.new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page.goto(url)
+    if not url.endswith("/login"):
+        page.wait_for_selector('#conn[data-status="live"]', state="attached", timeout=5000)
+    return page
+
+
+def test_two_phones_show_the_same_phase_time_within_half_a_second(browser, live_server):
+    status, _ = live_server.request("POST", "/api/games", {
+        "game": "paper-tales", "players": ["Ann", "Ben", "Cy"],
+        "options": {"phase_seconds": {"recruitment": 30}}})
+    assert status == 201
+    right = open_phone(browser, live_server.url + "/")
+    wrong = open_phone(browser, live_server.url + "/", skew=3.7)  # its clock is 3.7 s fast
+    phones = (right, wrong)
+    for page in phones:
+        page.wait_for_selector("#phase-timer")
+        page.evaluate(OBSERVE)
+    live_server.request("POST", "/api/actions", {"type": "start"})
+    for page in phones:
+        page.wait_for_selector("#phase-timer[data-deadline]", timeout=2000)
+    (t1, left1), (t2, left2) = (page.evaluate(LEFT) for page in phones)
+    assert abs((left1 - left2) - (t2 - t1)) < 0.5, "both count from the server's clock"
+    for page in phones:  # two changes of the shown seconds on each phone (about 2 s)
+        page.wait_for_function("Object.keys(window.__shown).length >= 3", timeout=5000)
+    shown = [page.evaluate("() => window.__shown") for page in phones]
+    common = set(shown[0]) & set(shown[1])
+    assert len(common) >= 2
+    for key in common:
+        assert abs(shown[0][key] - shown[1][key]) < 500, f"{key} shown apart on the phones"
+    assert right.inner_text("#phase-timer") in ("28", "29", "30")
+    assert not right.js_errors and not wrong.js_errors
+    for page in phones:
+        page.context.close()
+
+
+def host_page(browser: Any, live_server: Any) -> Any:
+    page = open_phone(browser, live_server.url + "/login")
+    page.fill("#pin", live_server.app.config["PIN"])
+    page.click("text=Unlock")
+    page.wait_for_selector("#new-game-form", state="attached")
+    return page
+
+
+def test_a_snickerdoodle_hand_is_checked_by_the_camera_from_the_host_page(browser, live_server):
+    live_server.request("POST", "/api/games", {"game": "toss-your-cookies",
+                                               "players": ["Ann", "Ben", "Cy"]})
+    companion = live_server.app.extensions["companion"]
+    link = CardLink(companion.session)
+    companion.camera = link  # the recognition loop's confirm(), without a real camera
+    link.on_cards(())
+    phone = open_phone(browser, live_server.url + "/")
+    host = host_page(browser, live_server)
+    host.click("#claim-picker summary")
+    host.click('#claim-picker button:text-is("Cy")')
+    host.wait_for_selector("#withdraw")
+    assert "Cy shows the hand" in host.text_content("#controls")
+    phone.wait_for_selector("#claim")
+    link.on_cards(("chocolate-chip",) * 4 + ("wild", "half-eaten"))  # no milk
+    verdict = "Cy shows: 4 Chocolate Chip and a Wild: that is five, but no milk."
+    host.wait_for_selector(f'#claim-verdict:text-is("{verdict}")')
+    phone.wait_for_selector(f'#claim-verdict:text-is("{verdict}")')
+    assert host.locator("#confirm-camera").count() == 0
+    link.on_cards(("chocolate-chip",) * 4 + ("wild", "milk"))
+    host.click("#confirm-camera")
+    phone.wait_for_selector("#last-claim")
+    assert "Cy" in phone.inner_text("#last-claim") and "(checked)" in phone.inner_text("#last-claim")
+    _, state = live_server.request("GET", "/api/state")
+    assert [p["score"] for p in state["players"]] == [0, 0, 1] and state["claim"] is None
+    assert not host.js_errors and not phone.js_errors
+    for page in (host, phone):
+        page.context.close()
+
+
+def test_toss_now_from_the_host_is_called_out_on_the_phones(browser, live_server):
+    live_server.request("POST", "/api/games", {"game": "toss-your-cookies",
+                                               "players": ["Ann", "Ben", "Cy"],
+                                               "options": {"countdown_seconds": 30}})
+    phone = open_phone(browser, live_server.url + "/")
+    live_server.request("POST", "/api/actions", {"type": "toss"})
+    phone.wait_for_selector("#countdown")
+    assert "go" not in phone.evaluate("Cues.played")
+    live_server.request("POST", "/api/actions", {"type": "skip"})  # "Toss! now"
+    phone.wait_for_selector('body[data-cues~="go"]', timeout=2000)
+    assert phone.text_content("#callout") == "Toss!"
+    assert phone.evaluate("Cues.played").count("go") == 1, "called once"
+    assert not phone.js_errors
+    phone.context.close()
