@@ -22,6 +22,7 @@ import numpy as np
 from companion.camera_link import CardLink, DiceLink
 from companion.session import Session
 from vision.dice import read_dice
+from vision.hand import HandWatcher
 from vision.results import CardReading, DiceReading
 from vision.settle import CardSettler, DiceSettler, motion_score
 
@@ -53,6 +54,7 @@ class Recognizer:
         self.interval = interval
         self.settler = DiceSettler(clock=clock)
         self.card_settler = CardSettler()
+        self.hand_watcher = HandWatcher()  # .last.hand: a hand or an arm is over the table
         self._deck: Any = None  # the loaded deck of the current card game, or None
         self._lock = threading.Lock()
         self._frame: np.ndarray | None = None
@@ -84,6 +86,7 @@ class Recognizer:
         if game != self._game:
             self._game = game
             self.settler.reset()
+            self.hand_watcher.reset()  # its table picture may be stale: learn it again
             self._deck = self._load_deck(game)
         if frame is None:
             return
@@ -101,12 +104,18 @@ class Recognizer:
         else:
             reading = read_dice(frame, calibration=self.calibration)
             motion = motion_score(previous, frame)
+            self._watch_hand(frame)
             self.frames += 1
         with self._lock:
             self._frame, self._reading = frame, reading
-        decision = self.settler.feed(reading, motion=motion)
+        decision = self.settler.feed(reading, motion=motion, hand=self.hand_watcher.last.hand)
         if decision is not None:
             self.link.on_reading(decision.reading if decision.settled else None)
+
+    def _watch_hand(self, frame: np.ndarray) -> None:
+        """Look for a hand over the table; the phones see ``hand`` (true while one is)."""
+        self.hand_watcher.update(frame)
+        self.session.set_extra("hand", self.hand_watcher.last.hand)
 
     def _load_deck(self, game: str | None) -> Any:
         """The taught deck of a card game with a camera hook, or None (said once on phones)."""
@@ -136,10 +145,12 @@ class Recognizer:
         else:
             reading = read_cards(frame, self._deck)
             motion = motion_score(previous, frame)
+            self._watch_hand(frame)
             self.frames += 1
         with self._lock:
             self._frame, self._reading = frame, reading
-        settled = self.card_settler.feed(reading.ids, motion=motion)
+        settled = self.card_settler.feed(reading.ids, motion=motion,
+                                         hand=self.hand_watcher.last.hand)
         if settled is not None and self.card_link is not None:
             self.card_link.on_cards(settled)
 

@@ -146,9 +146,13 @@ class CardSettler:
         self._votes.clear()
         self._still, self._reported = 0, None
 
-    def feed(self, ids: tuple[str, ...], *, motion: float) -> tuple[str, ...] | None:
-        """Take one frame's card ids; return the settled set when it has just changed."""
-        if motion > self.max_motion:
+    def feed(self, ids: tuple[str, ...], *, motion: float, hand: bool = False
+             ) -> tuple[str, ...] | None:
+        """Take one frame's card ids; return the settled set when it has just changed.
+
+        A hand in view counts as motion: the cards under it are not settled.
+        """
+        if hand or motion > self.max_motion:
             self._votes.clear()
             self._still = 0
             return None

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.results import DiceReading, Die
-from vision.settle import DiceSettler, motion_score
+from vision.settle import CardSettler, DiceSettler, motion_score
 
 
 def reading(g: int, y: int, r: int, other: int = 0, confidence: float = 0.9) -> DiceReading:
@@ -99,3 +99,27 @@ def test_motion_score():
     assert motion_score(a, b) == pytest.approx(50.0, abs=1.0)
     assert motion_score(None, b) == 255.0
     assert motion_score(a[:60], b) == 255.0
+
+
+def feed_cards(settler, frames, *, motion=0.5, hand=False):
+    """Feed card ids frame by frame; return the sets reported."""
+    return [out for ids in frames
+            if (out := settler.feed(ids, motion=motion, hand=hand)) is not None]
+
+
+def test_cards_are_reported_once_when_settled():
+    settler = CardSettler()
+    assert feed_cards(settler, [("two",)] * 10) == [("two",)]
+    assert feed_cards(settler, [("five", "two")] * 10) == [("five", "two")]
+
+
+def test_cards_under_a_hand_or_moving_are_never_reported():
+    settler = CardSettler()
+    assert feed_cards(settler, [("two",)] * 10, hand=True) == []
+    assert feed_cards(settler, [("two",)] * 10, motion=50.0) == []
+    assert feed_cards(settler, [("two",)] * 10) == [("two",)]
+
+
+def test_cards_that_disagree_give_nothing():
+    settler = CardSettler()
+    assert feed_cards(settler, [("two",), ("three",)] * 6) == []
