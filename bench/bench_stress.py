@@ -67,11 +67,24 @@ def fuzz(args: argparse.Namespace, folder: Path) -> bool:
 def load(args: argparse.Namespace, folder: Path) -> bool:
     from tests.stress.load import run_load
 
-    with ServeProcess(folder / "data") as server:
+    env = dict(item.split("=", 1) for item in args.env)  # checked in main()
+    with ServeProcess(folder / "data", probe=True, trace_frames=args.trace, env=env) as server:
         report = run_load(server, clients=args.clients, rate=args.rate, seconds=args.seconds,
-                          seed=args.seed)
+                          seed=args.seed, warmup=args.warmup, samples=args.samples)
     problems = report.problems()
     print(f"load: {report.summary()}; clients with a gap or disorder: {len(problems)}")
+    print(f"load memory: {report.memory_summary()}")
+    for sample in report.samples:
+        print(f"  after {sample['actions']:6d} actions: RSS {sample['rss_kb'] / 1024:6.1f} MB, "
+              f"anon {sample['rss_anon_kb'] / 1024:6.1f}, malloc used "
+              f"{sample['malloc_used_kb'] / 1024:5.1f} free {sample['malloc_free_kb'] / 1024:5.1f}"
+              f" mmap {sample['malloc_mmap_kb'] / 1024:4.1f}, SQLite {sample['sqlite_kb']} KB, "
+              f"blocks {sample['blocks']}, objects {sample['objects']}"
+              + (f", traced {sample['traced_kb'] / 1024:.2f} MB" if 'traced_kb' in sample else ""))
+    for line in report.final.get("object_growth", []):
+        print(f"  objects grown: {line}")
+    for line in report.final.get("traced_top", []):
+        print(f"  traced: {line}")
     return not problems and report.percentile(0.99) < 100
 
 
@@ -113,10 +126,22 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=30)
     parser.add_argument("--rate", type=float, default=10.0)
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--warmup", type=float, default=0.1,
+                        help="load: fraction of the actions before the heap is marked")
+    parser.add_argument("--samples", type=int, default=10,
+                        help="load: memory samples taken over the run")
+    parser.add_argument("--trace", type=int, default=0, metavar="FRAMES",
+                        help="load: run tracemalloc in the server with this many frames")
+    parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                        help="load: an environment variable for the server, e.g. "
+                             "MALLOC_ARENA_MAX=2 or GLIBC_TUNABLES=glibc.malloc.tcache_count=0")
     parser.add_argument("--frames", type=int, default=18_000)
     parser.add_argument("--idle", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=random.randrange(10**6))
     args = parser.parse_args()
+    for item in args.env:
+        if "=" not in item[1:]:
+            parser.error(f"--env wants NAME=VALUE, not {item!r}")
     print(f"seed {args.seed}")
     proofs = {"power": power, "fuzz": fuzz, "load": load, "soak": soak, "start": start}
     chosen = list(proofs) if args.proof == "all" else [args.proof]

@@ -25,6 +25,8 @@ from companion.errors import ActionError
 
 log = logging.getLogger(__name__)
 
+CACHE_KIB = 512  # SQLite page cache per connection, in KiB (see _open)
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games (
@@ -89,6 +91,9 @@ class Journal:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
+            # SQLite's page cache (default 2 MB) fills as the journal grows, about 100 bytes
+            # per action under load; half a megabyte holds a long game and bounds RSS.
+            db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
             status = db.execute("PRAGMA quick_check").fetchone()[0]
             if status != "ok":
                 raise sqlite3.DatabaseError(f"quick_check: {status}")

@@ -28,17 +28,30 @@ class ServeProcess:
     """``companion serve`` in a child process; ``port`` is known once it has announced itself."""
 
     def __init__(self, data_dir: Path, *, camera: str = "none", pin: str = PIN,
-                 env: dict[str, str] | None = None, timeout: float = 60.0) -> None:
+                 env: dict[str, str] | None = None, timeout: float = 60.0,
+                 probe: bool = False, trace_frames: int = 0) -> None:
         self.data_dir = Path(data_dir)
         self.log_path = self.data_dir.with_name(self.data_dir.name + "-serve.log")
         self.data_dir.parent.mkdir(parents=True, exist_ok=True)
         self.started = time.perf_counter()
         self._log = open(self.log_path, "ab")
-        command = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
+        module = "tests.stress.memprobe" if probe else "companion.cli"
+        command = [sys.executable, "-m", module, "serve", "--host", "127.0.0.1",
                    "--port", "0", "--camera", camera, "--data-dir", str(self.data_dir),
                    "--pin", pin]
+        env = {**os.environ, **(env or {})}
+        self._probe: tuple[Any, int] | None = None
+        child_fds: tuple[int, ...] = ()
+        if probe:  # two pipes: commands to the child's probe thread, JSON lines back
+            to_child, from_child = os.pipe(), os.pipe()
+            child_fds = (to_child[0], from_child[1])
+            env["COMPANION_MEMPROBE_FDS"] = f"{to_child[0]},{from_child[1]}"
+            env["COMPANION_MEMPROBE_FRAMES"] = str(trace_frames)
+            self._probe = (os.fdopen(to_child[1], "w"), from_child[0])
         self.proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
-                                     stderr=self._log, env={**os.environ, **(env or {})})
+                                     stderr=self._log, env=env, pass_fds=child_fds)
+        for fd in child_fds:
+            os.close(fd)
         self._clients: list[Client] = []
         self.port = self._wait_for_port(timeout)
         self.announced = time.perf_counter()
@@ -71,6 +84,28 @@ class ServeProcess:
         """Resident memory of the child, in KiB (from /proc)."""
         return rss_kb(self.proc.pid)
 
+    @property
+    def probing(self) -> bool:
+        """True when started with ``probe=True`` (see :meth:`probe`)."""
+        return self._probe is not None
+
+    def probe(self, command: str = "report", timeout: float = 120.0) -> dict[str, Any]:
+        """Ask the child's memory probe (``probe=True``): ``mark`` or ``report`` (memprobe)."""
+        if self._probe is None:
+            raise RuntimeError("this server was started without probe=True")
+        ask, answers = self._probe
+        ask.write(command + "\n")
+        ask.flush()
+        line = b""
+        deadline = time.monotonic() + timeout
+        while not line.endswith(b"\n"):
+            ready, _, _ = select.select([answers], [], [], max(0.0, deadline - time.monotonic()))
+            chunk = os.read(answers, 65536) if ready else b""
+            if not chunk:
+                raise RuntimeError(f"the memory probe did not answer {command!r}")
+            line += chunk
+        return json.loads(line)
+
     def cpu_seconds(self) -> float:
         """User + system CPU time of the child so far (from /proc)."""
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -100,6 +135,10 @@ class ServeProcess:
     def _reap(self) -> None:
         for client in self._clients:
             client.close()
+        if self._probe is not None:
+            self._probe[0].close()
+            os.close(self._probe[1])
+            self._probe = None
         try:
             self.proc.wait(15)
         finally:
