@@ -1,6 +1,6 @@
 """Dice vision benchmark: the reader side by side with a plain HSV-threshold baseline.
 
-    .venv/bin/python bench/bench_dice.py [--quick]
+    .venv/bin/python bench/bench_dice.py [--quick] [--vision DIR]
 
 Same run, same images, one core (OpenCV limited to one thread, CPU time):
 - median ms per frame at 640x480 and at 1280x960;
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -26,7 +27,19 @@ from pathlib import Path
 import cv2
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _vision_root(argv: list[str]) -> Path:
+    """The folder holding the ``vision`` package to measure (``--vision DIR``, read before
+    the reader is imported), by default this checkout."""
+    if "--vision" in argv[:-1]:
+        return Path(argv[argv.index("--vision") + 1]).resolve()
+    return ROOT
+
+
+VISION = _vision_root(sys.argv)
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(VISION))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from baseline_dice import counts as baseline_counts  # noqa: E402
@@ -112,13 +125,16 @@ def byler_scores() -> dict:
 def peak_memory(paths: list[str]) -> float:
     """Peak resident memory (MB) of ``companion detect dice --json`` on ``paths``."""
     cmd = [sys.executable, "-m", "companion.cli", "detect", "dice", "--json", *paths]
-    subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, check=False)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(VISION), str(ROOT)])}
+    subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, check=False, env=env)
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer timing repeats")
+    ap.add_argument("--vision", metavar="DIR", help="measure the vision package in DIR "
+                    "(e.g. a copy of an earlier one) instead of this checkout's")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     labels = json.loads((SCENES / "labels.json").read_text())["images"]
@@ -138,6 +154,7 @@ def main() -> int:
 
 def _print(scores, t640, t1280, byler, mem, n640, n1280) -> None:
     n = sum(v[1] for v in scores["reader"]["by_cond"].values())
+    print(f"reader: {VISION / 'vision'}\n")
     print("| | reader | baseline (HSV thresholds + contours) |\n|---|---|---|")
     print(f"| median ms per 640x480 frame ({n640} frames) | {t640['reader']:.1f} | {t640['baseline']:.1f} |")
     print(f"| median ms per 1280x960 frame ({n1280} frames) | {t1280['reader']:.1f} | {t1280['baseline']:.1f} |")

@@ -6,16 +6,19 @@
 Pipeline (at a working size of at most ``DiceParams.work_size`` pixels wide, smaller for
 big dice): exposure -> table colours and foreground blobs (``dice_segment``) -> colour
 classes and face candidates near the blobs (``dice_faces``), marks of light dice
-(``dice_marks``) -> one top face per die, shadows, cloth patterns and side faces left out
-(``dice_pick``) -> dice seen only as a clean square blob (of colour or of edges) or only
-by their pips (``dice_blobs``) -> totals. Before all, a colour cast is taken out with the
-brightest near-white pixels as reference, and a checkered cloth's grid turn is measured
-(its squares are not dice). A calibration (``vision.calibrate``) replaces the guessed die
-size and the colour boundaries with learned ones.
+(``dice_marks``), touching dice cut apart (``dice_split``) -> one top face per die,
+shadows, cloth patterns and side faces left out (``dice_pick``) -> dice seen only as a
+clean square blob (of colour or of edges), as a peak of a pile (``dice_piles``) or only by
+their pips, at the typical size and 1.6 times it (``dice_blobs``) -> totals. Before all,
+a colour cast is taken out with the brightest near-white pixels as reference, and a
+checkered cloth's grid turn is measured (its squares are not dice). A calibration
+(``vision.calibrate``) replaces the guessed die size and the colour boundaries with
+learned ones.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,6 +30,8 @@ from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration
 from vision.dice_marks import find_marks
+from vision.dice_piles import pile_dice
+from vision.dice_split import split_blocks
 from vision.dice_segment import (clean_mask, foreground, grid_turn, is_table_colour,
                                  normalise_exposure, table_model, white_balance)
 from vision.results import DiceReading, Die
@@ -65,7 +70,7 @@ class DiceParams:
     min_sat: int = 80
     light_value: int = 135
     min_value: int = 45
-    hue_edges: tuple[int, int, int, int, int] = (8, 16, 33, 92, 162)
+    hue_edges: tuple[int, int, int, int, int] = (8, 16, 40, 92, 162)
     max_aspect: float = 1.75
     min_fill: float = 0.62
     min_edge: float = 40.0
@@ -120,6 +125,7 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
              if not pick.is_table_like(f, _table_at(table, f.centre, _TABLE_STEP * shrink),
                                        is_table_colour(f.bgr, threshold=params.fg_threshold,
                                                        model=model))]
+    found = split_blocks(found)
     if side_hint:
         side = side_hint * scale
     else:
@@ -127,23 +133,55 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge,
                           drop=lambda f: _cloth_square(f, grid, params, model))
-    dice = [_die(f, scale) for f in tops] + _blob_dice(mask, work, side, tops, params, scale,
-                                                     grid)
-    dice += _pip_dice(work, side, dice, scale)
+    step = _TABLE_STEP * shrink
+    dice = [_die(f, scale) for f in tops] + _blob_dice(
+        mask, work, side, tops, params, scale, grid,
+        table_v=lambda c: float(_table_at(table, c, step).max()))
+    dice += _pip_dice(work, side, dice, scale, params)
     return DiceReading.from_dice(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])))
 
 
-def _pip_dice(work: np.ndarray, side: float, dice: list[Die], scale: float) -> list[Die]:
-    """Plain dice seen only by their pips (dark pips on a light body, light on dark)."""
-    taken = [np.array(d.outline, np.float32) * scale for d in dice]
-    return [Die(outline=tuple((float(x / scale), float(y / scale)) for x, y in box),
-                centre=(float(cx / scale), float(cy / scale)), colour="other", confidence=0.5)
-            for box, (cx, cy) in blobs_.pip_groups(work, side, taken)]
+def _pip_dice(work: np.ndarray, side: float, dice: list[Die], scale: float,
+              params: DiceParams) -> list[Die]:
+    """Plain dice seen only by their pips (dark pips on a light body, light on dark), of
+    the typical size and then 1.6 times bigger (dice of another set, or nearer the
+    camera), looked for in the frame shrunk to match; each takes its body's colour."""
+    out: list[Die] = []
+    grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    for grow in (1.0, 1.6):
+        small = grey if grow == 1.0 else cv2.resize(grey, None, fx=1 / grow, fy=1 / grow,
+                                                    interpolation=cv2.INTER_LINEAR)
+        at = scale / grow  # frame pixels -> pixels of `small`
+        taken = [np.array(d.outline, np.float32) * at for d in dice + out]
+        for box, (cx, cy) in blobs_.pip_groups(small, side, taken):
+            colour, share = _body_colour(work, box * grow, params)
+            out.append(Die(outline=tuple((float(x / at), float(y / at)) for x, y in box),
+                           centre=(float(cx / at), float(cy / at)), colour=colour,
+                           confidence=round(0.5 * share, 3)))
+    return out
+
+
+def _body_colour(work: np.ndarray, box: np.ndarray, params: DiceParams) -> tuple[str, float]:
+    """The colour name covering most of a die-sized box (4, 2) of the working image, and
+    its share there; "other" when no Toss Up colour covers half of it."""
+    h, w = work.shape[:2]
+    x0, y0 = (int(max(0, v)) for v in box.min(axis=0))
+    x1, y1 = int(min(w, box[:, 0].max() + 1)), int(min(h, box[:, 1].max() + 1))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return "other", 1.0
+    hsv = cv2.cvtColor(work[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
+    cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
+                           light_value=params.light_value, min_value=params.min_value)
+    code, share = blobs_.blob_colour(cls, box - [x0, y0])
+    return (faces_.CLASS_NAMES.get(code, "other"), share) if share >= 0.5 else ("other", 1.0)
 
 
 def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces_.Face],
-               params: DiceParams, scale: float, grid: float | None) -> list[Die]:
-    """Dice seen only as a clean die-sized square blob (no top face found in it)."""
+               params: DiceParams, scale: float, grid: float | None,
+               table_v: Callable[[tuple[float, float]], float]) -> list[Die]:
+    """Dice seen only as a clean die-sized square blob (no top face found in it), or as a
+    peak of a blob of several touching dice; ``table_v`` gives the table's brightness
+    (0-255) at a point (x, y)."""
     out: list[Die] = []
     taken = [t.centre for t in tops]
     found = blobs_.square_blobs(mask, work, side, taken, grid=grid)
@@ -151,6 +189,8 @@ def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces
     taken += [c for _, c, _, _ in found]
     found += blobs_.square_blobs(blobs_.edge_mask(work), work, side, taken, grid=grid,
                                  min_corners=1.25)
+    # dice lying against each other (or against their shadows): one blob, several peaks
+    found += pile_dice(mask, work, side, taken + [c for _, c, _, _ in found], table_v=table_v)
     for box, centre, hsv, (x0, y0) in found:
         cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
                                light_value=params.light_value, min_value=params.min_value)

@@ -25,7 +25,7 @@ from vision import dice_faces as faces_
 
 def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
                  taken: list[tuple[float, float]], *, min_edge: float = 60.0,
-                 min_pips: float = 60.0, grid: float | None = None, min_corners: float = 1.17
+                 min_pips: float = 30.0, grid: float | None = None, min_corners: float = 1.17
                  ) -> list[tuple[np.ndarray, tuple[float, float], np.ndarray, tuple[int, int]]]:
     """Die-sized square blobs of ``mask`` (0/255) holding none of the ``taken`` centres.
 
@@ -77,7 +77,7 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
         hsv = cv2.cvtColor(work[y0:y + bh + 2, x0:x + bw + 2], cv2.COLOR_BGR2HSV)
         if faces_._edge_strength(faces_.gradient(hsv), hull - [x0, y0]) < min_edge:
             continue  # a soft blotch: a shadow or a stain, not a die's sharp outline
-        if _inner_contrast(hsv[..., 2], box - [x0, y0]) < min_pips:
+        if inner_contrast(hsv[..., 2], box - [x0, y0]) < min_pips:
             continue  # a plain face without pips: a counter, a token, a cloth square
         if grid is not None and abs((ang - grid + 45) % 90 - 45) <= 5:
             continue  # turned like the cloth's grid: most likely squares of the cloth
@@ -85,7 +85,7 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
     return _drop_pattern(out)
 
 
-def _inner_contrast(value: np.ndarray, box: np.ndarray) -> float:
+def inner_contrast(value: np.ndarray, box: np.ndarray) -> float:
     """Spread (98th - 2nd percentile) of brightness inside the inner part of a box: high
     where pips are, even a few small ones."""
     c = box.mean(axis=0)
@@ -160,12 +160,13 @@ def pip_groups(work: np.ndarray, side: float, taken: list[np.ndarray], *,
     of them within one die's face (a lone spot only when big, as the pip of a one is).
     Then the same for light pips on a dark body (black dice touching each other).
     Groups inside or next to a ``taken`` outline ((N, 2) float32, x, y) are left out.
+    ``work`` is the BGR working image or its grey version (H, W), uint8.
 
     Returns
     -------
     list of (box, centre): a die-sized square (4, 2) around the group and its centre (x, y)
     """
-    grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    grey = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     seen = np.zeros_like(grey)
     if taken:  # the pips of the dice already found need no second look
         cv2.fillPoly(seen, [np.round(t).astype(np.int32) for t in taken], 255)

@@ -45,6 +45,13 @@ class Face:
     whole: bool = False  # a whole run of one colour, tried because it had no bright core
     mark_off: float = 0.0  # distance of the mark's centre from the face's, over the face's
     #                        edge length (a top face's mark sits in its middle)
+    spots: tuple = ()  # the coloured spots (class, x, y, share of the face) inside a light
+    #                    face, each 3% of it or more: one per die, more make a block of dice
+
+    @property
+    def marks(self) -> int:
+        """How many coloured spots the face holds."""
+        return len(self.spots)
 
 
 def class_map(hsv: np.ndarray, hue_edges: tuple[int, int, int, int, int], *, min_sat: int,
@@ -82,8 +89,12 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
     run's 85th percentile): the top face is lit best, while side faces and the dark
     seams between touching dice fall away, splitting faces of the same colour. Coloured
     runs that are table-coloured are tried too, but only keep faces with pips.
+    ``shape`` (longest aspect, least fill) bounds what is measured; coloured outlines
+    may be up to 2.4 times longer than wide (two touching dice of one colour, for
+    ``dice_split``).
     """
     faces: list[Face] = []
+    long_ = (max(shape[0], 2.4), shape[1])  # two dice of one colour side by side
     value = hsv_roi[..., 2]
     near = cv2.compare(near_roi, 0, cv2.CMP_GT)
     unlike = cv2.bitwise_and(near, cv2.compare(raw_roi, 0, cv2.CMP_GT))
@@ -100,16 +111,18 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
                 [(blob, False), (cv2.bitwise_or(blob, unlike), False)]
         is_code = cv2.compare(cls_roi, int(code), cv2.CMP_EQ)
         seen: set[tuple[int, ...]] = set()
+        runs_seen: set[tuple[int, ...]] = set()
         for where, need_pips in passes:
             mask = cv2.bitwise_and(is_code, where)
-            for hull, own, origin, whole in _pieces(mask, value, min_area, max_whole, core):
+            for hull, own, origin, whole in _pieces(mask, value, min_area, max_whole, core,
+                                                    runs_seen):
                 key = (*cv2.boundingRect(hull), len(hull))
                 area = cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True)
                 if key in seen or area > 2.4 * max_whole:
                     continue  # the same outline from another pass, or far too big for a die
                 seen.add(key)
                 face = describe(int(code), hull, area, own, origin, cls_roi, hsv_roi, bgr_roi,
-                                grad, offset, shape=shape)
+                                grad, offset, shape=long_ if code in CLASS_NAMES else shape)
                 if face is not None and whole:
                     face = replace(face, whole=True)
                 if face is not None and (not need_pips or has_pips(face)):
@@ -124,30 +137,34 @@ def _histogram(cls_roi: np.ndarray, where: np.ndarray) -> np.ndarray:
 
 
 def _pieces(mask: np.ndarray, value: np.ndarray, min_area: float, max_whole: float,
-            core: float):
+            core: float, done: set):
     """Yield (hull, own-mask crop, crop origin, whole) for each piece of the bright core of
     each run, and for the whole run when its core is only slivers and the run is no bigger
-    than ``max_whole`` pixels (``whole`` True)."""
+    than ``max_whole`` pixels (``whole`` True). Runs whose outline is in ``done`` (an
+    earlier pass gave the same run) are skipped; the others are added to it."""
     runs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for run in runs:
         if len(run) < 4:
             continue
         x, y, w, h = cv2.boundingRect(run)
-        if w * h < 0.5 * min_area or cv2.contourArea(run) < 0.4 * min_area:
+        key = (x, y, w, h, len(run))
+        if key in done or w * h < 0.5 * min_area or cv2.contourArea(run) < 0.4 * min_area:
             continue
-        filled = np.zeros((h, w), np.uint8)
-        cv2.drawContours(filled, [run - [x, y]], -1, 1, cv2.FILLED)
-        sub = (filled > 0) & (mask[y:y + h, x:x + w] > 0)
+        done.add(key)
+        sub = np.zeros((h, w), np.uint8)
+        cv2.drawContours(sub, [run - [x, y]], -1, 255, cv2.FILLED)
+        sub = cv2.bitwise_and(sub, mask[y:y + h, x:x + w])
         v = value[y:y + h, x:x + w]
-        bright = sub & (v >= core * percentile(v[sub], 85))
-        part_u8 = cv2.morphologyEx(bright.astype(np.uint8) * 255, cv2.MORPH_OPEN, _CROSS)
+        level = int(np.ceil(core * percentile(v[sub > 0], 85)))
+        bright = cv2.bitwise_and(sub, cv2.compare(v, level, cv2.CMP_GE))
+        part_u8 = cv2.morphologyEx(bright, cv2.MORPH_OPEN, _CROSS)
         contours, _ = cv2.findContours(part_u8, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         biggest = max((cv2.contourArea(c) for c in contours), default=0.0)
         pieces = [(c, part_u8, False) for c in contours]
         run_area = cv2.contourArea(run)
         if biggest < 0.45 * run_area and run_area < max_whole:
             # no bright core (translucent dice glow at their rims): try the whole run too
-            pieces.append((run - [x, y], sub.astype(np.uint8) * 255, True))
+            pieces.append((run - [x, y], sub, True))
         for cnt, own, whole in pieces:
             if cv2.contourArea(cnt) < 0.4 * min_area:
                 continue
@@ -219,41 +236,35 @@ def describe(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
     x, y, w, h = cv2.boundingRect(cnt)
     filled = np.zeros((h, w), np.uint8)
     cv2.drawContours(filled, [cnt - [x, y]], -1, 255, cv2.FILLED)
-    inside = filled > 0
     ox, oy = origin
-    own = own_crop[y - oy:y - oy + h, x - ox:x - ox + w] > 0
+    own = cv2.compare(own_crop[y - oy:y - oy + h, x - ox:x - ox + w], 0, cv2.CMP_GT)
+    sel = cv2.bitwise_and(own, filled)
+    n_sel = cv2.countNonZero(sel)
+    if n_sel == 0:
+        return None
     k = max(1, int(0.12 * min(rw, rh)))  # pips and marks sit inside, not on the rim
-    inner = cv2.erode(filled, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * k + 1, 2 * k + 1))) > 0
-    holes = inner & ~own
-    n_in = max(1, int(inside.sum()))
-    hole_share = float(holes.sum()) / n_in
-    max_hole = 0.0
-    if hole_share > 0.02:
-        _, _, hstats, _ = components(holes.astype(np.uint8))
-        max_hole = float(hstats[1:, 4].max()) / n_in if len(hstats) > 1 else 0.0
-    mark, mark_off = NONE, 0.0
-    sub = cls_roi[y:y + h, x:x + w]
-    agree = float((own & inside).sum()) / n_in
-    pale = code == YELLOW and float(hsv_roi[y:y + h, x:x + w, 1][own & inside].mean()) < 110
+    holes = cv2.bitwise_and(cv2.erode(filled, _rect(2 * k + 1)), cv2.bitwise_not(own))
+    n_in = max(1, cv2.countNonZero(filled))
+    n_holes = cv2.countNonZero(holes)
+    hole_share = n_holes / n_in
+    max_hole = _max_hole(holes) / n_in if hole_share > 0.02 else 0.0
+    crop = (slice(y, y + h), slice(x, x + w))
+    agree = n_sel / n_in
+    pale = code == YELLOW and cv2.mean(hsv_roi[crop][..., 1], sel)[0] < 110
+    mark, mark_off, spots = NONE, 0.0, ()
     if (code in (LIGHT, GREY) or pale) and hole_share > 0.02:
         # a light body (ivory under a warm lamp looks pale yellow) carries a coloured mark
-        counts = np.bincount(sub[holes], minlength=7)[GREEN:RED + 1]
-        if pale:
-            counts[YELLOW - GREEN] = 0
-        if counts.max() > 0.03 * n_in:
-            mark = int(GREEN + counts.argmax())
-            agree = float(counts.max()) / max(1, int(holes.sum()))
-            ys, xs = np.nonzero(holes & (sub == mark))
-            mark_off = float(np.hypot(xs.mean() + x - cx, ys.mean() + y - cy)
-                             / np.sqrt(max(n_in, 1)))
+        mark, share, at, spots = _mark(cls_roi[crop], holes, n_in, skip_yellow=pale)
+        spots = tuple((c, sx + x + offset[0], sy + y + offset[1], share)
+                      for c, sx, sy, share in spots)
+        if mark != NONE:
+            agree = share / max(1, n_holes)
+            mark_off = float(np.hypot(at[0] + x - cx, at[1] + y - cy) / np.sqrt(n_in))
     box = cv2.boxPoints(((cx, cy), (rw, rh), ang)) + offset
-    sel = own & inside
-    if not sel.any():
-        return None
-    vroi = hsv_roi[y:y + h, x:x + w, 2]
-    value = float(vroi[sel].mean())
-    pips = abs(float(vroi[holes].mean()) - value) if hole_share > 0.02 else 0.0
-    bgr = tuple(float(c) for c in bgr_roi[y:y + h, x:x + w][sel].mean(axis=0))
+    vroi = hsv_roi[crop][..., 2]
+    value = cv2.mean(vroi, sel)[0]
+    pips = abs(cv2.mean(vroi, holes)[0] - value) if hole_share > 0.02 else 0.0
+    bgr = tuple(float(c) for c in cv2.mean(bgr_roi[crop], sel)[:3])
     m = cv2.moments(cnt)
     if m["m00"] > 0:
         cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
@@ -263,7 +274,46 @@ def describe(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
                 aspect=float(max(rw, rh) / min(rw, rh)), fill=float(fill),
                 value=value, holes=hole_share, mark=mark, agree=agree, bgr=bgr, ring=ring,
                 edge=_edge_strength(grad, cnt), pips=pips, corners=corners, max_hole=max_hole,
-                mark_off=mark_off)
+                mark_off=mark_off, spots=spots if mark != NONE else ())
+
+
+_RECTS: dict[int, np.ndarray] = {}
+
+
+def _rect(k: int) -> np.ndarray:
+    """A k x k square structuring element (cached)."""
+    if k not in _RECTS:
+        _RECTS[k] = np.ones((k, k), np.uint8)
+    return _RECTS[k]
+
+
+def _max_hole(holes: np.ndarray) -> float:
+    """Pixel count of the biggest 8-connected piece of a 0/255 mask."""
+    _, _, stats, _ = components(holes)
+    return float(stats[1:, 4].max()) if len(stats) > 1 else 0.0
+
+
+def _mark(cls_crop: np.ndarray, holes: np.ndarray, n_in: int, *, skip_yellow: bool
+          ) -> tuple[int, float, tuple[float, float], tuple]:
+    """The coloured mark among a light face's holes: (class, pixel count, centre (x, y)
+    in the crop, the separate coloured spots of 3% of the face or more as (class, x, y,
+    share)),
+    or (NONE, 0, (0, 0), ()) when no colour covers 3% of the face."""
+    counts = np.bincount(cls_crop[holes > 0], minlength=7)[GREEN:RED + 1]
+    if skip_yellow:  # a pale yellow body: yellow holes are the body's own shading
+        counts[YELLOW - GREEN] = 0
+    if counts.max() <= 0.03 * n_in:
+        return NONE, 0.0, (0.0, 0.0), ()
+    mark = int(GREEN + counts.argmax())
+    m = cv2.moments(cv2.bitwise_and(holes, cv2.compare(cls_crop, mark, cv2.CMP_EQ)), True)
+    spots = []
+    for code in (GREEN, YELLOW, RED):
+        if counts[code - GREEN] > 0.03 * n_in:
+            _, _, stats, cents = components(
+                cv2.bitwise_and(holes, cv2.compare(cls_crop, code, cv2.CMP_EQ)))
+            spots += [(code, float(cx), float(cy), float(st[4] / n_in))
+                      for (cx, cy), st in zip(cents[1:], stats[1:]) if st[4] >= 0.03 * n_in]
+    return mark, float(counts.max()), (m["m10"] / m["m00"], m["m01"] / m["m00"]), tuple(spots)
 
 
 def _cornerness(hull: np.ndarray, centre: tuple[float, float]) -> float:

@@ -30,10 +30,10 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
     """
     out: list[faces_.Face] = []
     value = hsv_roi[..., 2]
-    near = near_roi > 0
+    near = cv2.compare(near_roi, 0, cv2.CMP_GT)
     for code in (faces_.GREEN, faces_.YELLOW, faces_.RED):
-        mask = ((cls_roi == code) & near).astype(np.uint8)
-        if not mask.any():
+        mask = cv2.bitwise_and(cv2.compare(cls_roi, code, cv2.CMP_EQ), near)
+        if not cv2.countNonZero(mask):
             continue
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for cnt in contours:

@@ -15,6 +15,7 @@ import numpy as np
 import cv2
 
 from vision.dice_faces import CLASS_NAMES, GREY, LIGHT, NONE, YELLOW, Face, has_pips
+from vision.dice_split import several_marks, split_merged
 
 
 def is_top_shaped(face: Face, top_area: float | None, *, max_aspect: float,
@@ -28,6 +29,10 @@ def is_top_shaped(face: Face, top_area: float | None, *, max_aspect: float,
         return False  # too washed out for a yellow die: brass, ivory, a lamp-lit card
     if face.mark == NONE and face.max_hole > 0.4:
         return False  # a ring around something (felt around a die), not a face with pips
+    if face.cls == GREY and face.mark != NONE and (face.corners > 1.9 or face.aspect > 1.45):
+        return False  # a shaded, ragged or foreshortened body around a mark: a side face
+    if several_marks(face) and top_area is not None and face.area > 1.6 * top_area:
+        return False  # bigger than a die and holding several marks: a block of light dice
     if face.mark != NONE and face.body == 0 and face.mark_off > 0.25:
         return False  # the colour lies at its edge: a side face or a neighbour, not a mark
     if top_area is not None and not 0.22 * top_area <= face.area <= 2.6 * top_area:
@@ -97,12 +102,14 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
     squares of a checkered cloth by the cloth's grid).
     """
     hyps: list[tuple[float, Face]] = []
-    for f in faces:
+    for f in faces + split_merged(faces, side):
         if f.edge < min_edge:
             continue  # a soft blotch of the table, not a die's crisp face
         if is_top_shaped(f, top_area, max_aspect=max_aspect, min_fill=min_fill):
             if _uncoloured(f) and f.edge < 60:
                 continue  # no colour to go by and a soft outline: wood grain, a stain
+            if f.mark == NONE and f.edge < 70 and f.pips < 30:
+                continue  # soft and plain: the lit part of a coin, a pencil, a shadow
             hyps.append((score(f), f))
         elif is_mark(f, top_area):
             hyps.append((f.body ** 2, f))
@@ -166,6 +173,8 @@ def _same_die(top: Face, other: Face, side: float) -> bool:
     gap = np.hypot(top.centre[0] - other.centre[0], top.centre[1] - other.centre[1])
     if gap <= 0.72 * side:
         return True
+    if top.mark != NONE and other.mark != NONE and gap <= 0.85 * side:
+        return True  # two marks closer than two dice lying apart: a top and a side mark
     if _extent(other) >= 0.75 * _extent(top) or other.value >= 0.95 * top.value:
         return False
     other_box = die_box(other)

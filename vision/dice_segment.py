@@ -63,8 +63,8 @@ def foreground(lab: np.ndarray, *, threshold: float, model: tuple[np.ndarray, np
     far = d_local > threshold * _A
     centres, spreads = model
     for c, spread in zip(centres, spreads):
-        centre = np.clip(c / _LAB_WEIGHTS, 0, 255).astype(np.uint8).reshape(1, 1, 3)
-        d = cv2.transform(cv2.absdiff(lab, np.broadcast_to(centre, lab.shape).copy()), weights)
+        centre = tuple(float(v) for v in np.clip(c / _LAB_WEIGHTS, 0, 255).astype(np.uint8))
+        d = cv2.transform(cv2.absdiff(lab, (*centre, 0.0)), weights)
         far &= d > threshold * _A + _B * spread
     return far.astype(np.uint8) * 255
 

@@ -123,7 +123,7 @@ def _face(**kw):
 
 
 def test_top_faces_are_square_coloured_faces_with_pips_in_their_middle():
-    from vision.dice_faces import LIGHT, RED, YELLOW
+    from vision.dice_faces import GREY, LIGHT, RED, YELLOW
     from vision.dice_pick import is_crisp_square, is_top_shaped
 
     shaped = dict(top_area=900.0, max_aspect=1.75, min_fill=0.62)
@@ -134,6 +134,24 @@ def test_top_faces_are_square_coloured_faces_with_pips_in_their_middle():
     assert not is_top_shaped(_face(**light, mark_off=0.35), **shaped)  # colour at its edge
     assert is_top_shaped(_face(cls=YELLOW, bgr=(30.0, 200.0, 230.0)), **shaped)
     assert not is_top_shaped(_face(cls=YELLOW, bgr=(110.0, 160.0, 190.0)), **shaped)  # brass
+    grey = dict(cls=GREY, mark=RED, bgr=(90.0, 90.0, 95.0), holes=0.15, max_hole=0.12)
+    assert is_top_shaped(_face(**grey, mark_off=0.05), **shaped)
+    assert not is_top_shaped(_face(**grey, aspect=1.6), **shaped)  # a shaded side face
+    assert not is_top_shaped(_face(**grey, corners=2.1), **shaped)  # side and shadow merged
     assert is_crisp_square(_face())
     assert not is_crisp_square(_face(edge=50.0))
     assert not is_crisp_square(_face(corners=2.2, fill=0.65, aspect=1.6))
+
+
+def test_a_side_mark_next_to_a_top_mark_is_the_same_die():
+    from vision.dice_faces import LIGHT, RED, YELLOW
+    from vision.dice_pick import pick_tops
+
+    light = dict(cls=LIGHT, bgr=(220.0, 225.0, 225.0), holes=0.15, max_hole=0.12)
+    top = _face(**light, mark=RED, area=900.0)
+    box = np.array([[85, 109], [115, 109], [115, 139], [85, 139]], np.float32)
+    side = _face(**light, mark=YELLOW, area=800.0, centre=(100.0, 124.0), box=box)
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    assert [t.mark for t in pick_tops([top, side], 30.0, **kw)] == [RED]
+    apart = _face(**light, mark=YELLOW, area=800.0, centre=(100.0, 131.0), box=box + [0, 7])
+    assert len(pick_tops([top, apart], 30.0, **kw)) == 2  # a die lying next to it

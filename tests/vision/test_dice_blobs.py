@@ -113,3 +113,12 @@ def test_noise_and_grain_are_not_pips():
     frame = ds.table(colour=(200, 200, 200), noise=25.0)
     frame[rng.random(frame.shape[:2]) < 0.01] = (40, 40, 40)  # dark specks
     assert pip_groups(frame, 36.0, []) == []
+
+
+def test_dice_of_the_tables_colour_found_by_their_pips_take_their_body_colour():
+    frame = ds.table(colour=(45, 40, 200))  # a red cloth
+    ds.die(frame, (200, 200), 36, ds.RED, pips=5, angle=20, shadow=False)
+    ds.die(frame, (420, 260), 36, ds.RED, pips=4, angle=55, shadow=False)
+    ds.die(frame, (320, 380), 36, ds.WHITE, pips=3, angle=5, shadow=False,
+           pip_colour=(30, 30, 30))
+    assert read_dice(frame).counts() == (0, 0, 2, 1)

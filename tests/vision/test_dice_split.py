@@ -1,0 +1,103 @@
+"""Touching dice: merged faces cut into dice, and piles of dice found by their peaks."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import cv2
+
+from tests.vision import dice_support as ds
+from vision.dice import read_dice
+from vision.dice_faces import GREEN, LIGHT, RED, YELLOW, Face
+from vision.dice_piles import pile_dice
+from vision.dice_split import several_marks, split_blocks, split_merged
+
+
+def _face(w: float, h: float, **kw) -> Face:
+    """A candidate whose outline is a w x h rectangle with its corner at (100, 100)."""
+    box = np.array([[100, 100], [100 + w, 100], [100 + w, 100 + h], [100, 100 + h]],
+                   np.float32)
+    base = dict(cls=GREEN, area=w * h, centre=(100 + w / 2, 100 + h / 2), box=box,
+                aspect=max(w, h) / min(w, h), fill=0.88, value=200.0, holes=0.0, mark=0,
+                agree=0.95, bgr=(40.0, 180.0, 40.0), ring=0.0, edge=160.0, pips=0.0,
+                max_hole=0.0, corners=2.2)
+    base.update(kw)
+    return Face(**base)
+
+
+def test_two_or_four_dice_of_one_colour_merged_are_cut_into_dice():
+    pair = split_merged([_face(60, 30)], 30.0)
+    assert sorted(round(p.centre[0]) for p in pair) == [115, 145]
+    assert all(abs(p.centre[1] - 115) < 1 and p.aspect < 1.05 for p in pair)
+    block = split_merged([_face(60, 60)], 30.0)
+    assert sorted((round(p.centre[0]), round(p.centre[1])) for p in block) == [
+        (115, 115), (115, 145), (145, 115), (145, 145)]
+
+
+def test_single_dice_soft_blotches_and_odd_shapes_are_not_cut():
+    assert split_merged([_face(30, 30)], 30.0) == []  # one die
+    assert split_merged([_face(60, 30, edge=55.0)], 30.0) == []  # a soft patch of table
+    assert split_merged([_face(90, 30)], 30.0) == []  # three in a row: not a 1x2 block
+    assert split_merged([_face(60, 30, fill=0.6)], 30.0) == []  # ragged
+
+
+def _spot(code: int, x: float, y: float, share: float = 0.07) -> tuple:
+    return (code, x, y, share)
+
+
+def test_a_block_of_light_dice_gives_one_die_per_mark():
+    spots = (_spot(GREEN, 115, 115), _spot(RED, 145, 115), _spot(GREEN, 115, 145),
+             _spot(YELLOW, 145, 145))
+    block = _face(60, 60, cls=LIGHT, mark=GREEN, spots=spots)
+    assert several_marks(block)
+    dice = split_blocks([block])
+    got = sorted((round(d.centre[0]), round(d.centre[1]), d.mark) for d in dice)
+    assert got == [(115, 115, GREEN), (115, 145, GREEN), (145, 115, RED), (145, 145, YELLOW)]
+    assert all(d.marks == 1 and d.mark_off < 0.1 for d in dice)
+
+
+def test_a_die_with_coloured_pips_is_not_a_block():
+    pips = (_spot(RED, 110, 110, 0.03), _spot(RED, 150, 110, 0.03), _spot(RED, 110, 150, 0.2))
+    die = _face(60, 60, cls=LIGHT, mark=RED, spots=pips)
+    assert not several_marks(die)
+    assert split_blocks([die]) == [die]
+
+
+def _mask_of(frame: np.ndarray, table=(150, 150, 155)) -> np.ndarray:
+    diff = np.abs(frame.astype(np.int16) - np.array(table, np.int16)).max(axis=2)
+    return (diff > 40).astype(np.uint8) * 255
+
+
+def test_touching_dice_in_one_blob_are_found_by_their_peaks():
+    frame = ds.table()
+    for x, y, angle in ((200, 200, 10), (238, 222, 35)):  # lying against each other
+        ds.die(frame, (x, y), 36, ds.BLACK, pips=5, angle=angle, shadow=False)
+    found = pile_dice(_mask_of(frame), frame, 36.0, [])
+    centres = sorted((round(c[0]), round(c[1])) for _, c, _, _ in found)
+    assert len(centres) == 2
+    assert np.hypot(centres[0][0] - 200, centres[0][1] - 200) <= 6
+    assert np.hypot(centres[1][0] - 238, centres[1][1] - 222) <= 6
+    assert len(pile_dice(_mask_of(frame), frame, 36.0, [(200.0, 200.0)])) == 1
+
+
+def test_pencils_cards_and_plain_blobs_are_not_piles():
+    frame = ds.table()
+    cv2.line(frame, (50, 100), (400, 130), (30, 30, 30), 30)  # a long dark bar
+    cv2.rectangle(frame, (300, 250), (470, 420), (235, 235, 235), -1)  # a card
+    cv2.circle(frame, (360, 330), 8, (20, 20, 20), -1)  # something printed on it
+    cv2.rectangle(frame, (100, 300), (172, 336), (40, 40, 40), -1)  # a plain token
+    assert pile_dice(_mask_of(frame), frame, 36.0, []) == []
+
+
+def test_touching_dice_of_one_colour_are_counted_apart():
+    frame = ds.table()
+    ds.die(frame, (420, 300), 36, ds.RED, pips=3, angle=20)
+    ds.die(frame, (150, 350), 36, ds.GREEN, pips=2, angle=50)
+    # two green dice edge to edge, the seam between them lost: one 2x1 run of green
+    c, s = np.cos(np.radians(15)), np.sin(np.radians(15))
+    corners = np.array([[-36, -18], [36, -18], [36, 18], [-36, 18]]) @ [[c, s], [-s, c]]
+    cv2.fillConvexPoly(frame, np.round(corners * 1.06 + (220, 180)).astype(np.int32),
+                       (22, 72, 18), cv2.LINE_AA)
+    cv2.fillConvexPoly(frame, np.round(corners + (220, 180)).astype(np.int32), ds.GREEN,
+                       cv2.LINE_AA)
+    assert read_dice(frame).counts() == (3, 0, 1, 0)
