@@ -68,11 +68,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     deck = sub.add_parser("deck", help="teach a card deck")
     deck_cmds = deck.add_subparsers(dest="deck_command", required=True, parser_class=_Parser)
-    learn = deck_cmds.add_parser("learn", help="teach card faces from photos named by card id")
-    learn.add_argument("--from", dest="photos", required=True, metavar="DIR",
-                       help="folder of photos, one card each, named <card-id>.jpg")
-    learn.add_argument("--deck", required=True, metavar="DECK_DIR",
-                       help="deck folder the faces are written to")
+    learn = deck_cmds.add_parser(
+        "learn", help="teach a game's card faces live under the camera (--game), "
+                      "or from photos named by card id (--from)")
+    source = learn.add_mutually_exclusive_group(required=True)
+    source.add_argument("--game", metavar="GAME_ID",
+                        help="show each card this game needs under the camera, one at a time")
+    source.add_argument("--from", dest="photos", metavar="DIR",
+                        help="folder of photos, one card each, named <card-id>.jpg")
+    learn.add_argument("--deck", default=None, metavar="DECK_DIR",
+                       help="deck folder the faces are written to (--game: default "
+                            "<data>/decks/GAME_ID, where the companion looks for it)")
+    learn.add_argument("--camera", default=None,
+                       help="--game: auto, picamera2, opencv:N or replay:PATH "
+                            "(default: companion.toml's camera)")
+    learn.add_argument("--data-dir", default=None,
+                       help="--game: the data folder of the default deck folder and settings")
+    learn.add_argument("--all", action="store_true",
+                       help="--game: ask for every face, not only those not taught yet")
 
     inst = sub.add_parser("install-service",
                           help="write a systemd unit and an Avahi file to start at boot")
@@ -139,7 +152,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return record_command(args)
         if args.command == "eval":
             return _eval(Path(args.suite))
+        if args.command == "deck" and args.game is not None:
+            from companion.teach_cmd import learn_command
+
+            return learn_command(args)
         if args.command == "deck":
+            if args.deck is None:
+                build_parser().error("deck learn --from needs --deck DECK_DIR")
             from companion.cards_cmd import learn_from_folder
 
             return learn_from_folder(args.photos, args.deck, out=sys.stdout)

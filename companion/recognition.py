@@ -56,6 +56,7 @@ class Recognizer:
         self.card_settler = CardSettler()
         self.hand_watcher = HandWatcher()  # .last.hand: a hand or an arm is over the table
         self._deck: Any = None  # the loaded deck of the current card game, or None
+        self._deck_stamp: int | None = None  # its folder's change time when it was loaded
         self._lock = threading.Lock()
         self._frame: np.ndarray | None = None
         self._reading: DiceReading | CardReading | None = None
@@ -83,10 +84,13 @@ class Recognizer:
         """Look at the newest frame once: read it, feed the settler, pass on a decision."""
         frame = self._latest()
         game = self.session.state().get("game")
-        if game != self._game:
-            self._game = game
-            self.settler.reset()
-            self.hand_watcher.reset()  # its table picture may be stale: learn it again
+        stamp = self._deck_stamp_of(game)
+        if game != self._game or stamp != self._deck_stamp:
+            if game != self._game:
+                self._game = game
+                self.settler.reset()
+                self.hand_watcher.reset()  # its table picture may be stale: learn it again
+            self._deck_stamp = stamp  # a deck taught (or changed) while running is reloaded
             self._deck = self._load_deck(game)
         if frame is None:
             return
@@ -117,6 +121,19 @@ class Recognizer:
         self.hand_watcher.update(frame)
         self.session.set_extra("hand", self.hand_watcher.last.hand)
 
+    def _deck_stamp_of(self, game: str | None) -> int | None:
+        """When the game's deck folder last gained, lost or renamed a file; None if none.
+
+        Teaching (``companion.deck_teach``) renames each face into place, so a face taught
+        on the host page or at the command line changes this.
+        """
+        if self.decks is None or game is None or game in DICE_GAMES:
+            return None
+        try:
+            return (self.decks / game).stat().st_mtime_ns
+        except OSError:
+            return None
+
     def _load_deck(self, game: str | None) -> Any:
         """The taught deck of a card game with a camera hook, or None (said once on phones)."""
         self.card_settler.reset()
@@ -132,7 +149,8 @@ class Recognizer:
             deck = load_deck(folder)
         except (ValueError, OSError):
             self.card_link.on_cards((), message=(
-                f"No deck taught for this game yet: companion deck learn --deck {folder} ..."))
+                "No deck taught for this game yet: open Teach cards on the host page, "
+                f"or run companion deck learn --game {game}."))
             return None
         return deck
 

@@ -92,9 +92,10 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     app.extensions["companion"] = Companion(session=session, camera=camera)
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
-    from web import api, auth, history, pages, preview
+    from web import api, auth, decks, history, pages, preview
 
     app.register_blueprint(api.bp)
+    app.register_blueprint(decks.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(history.bp)

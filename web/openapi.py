@@ -259,6 +259,7 @@ def _paths(game_examples: dict[str, Any], action_examples: dict[str, Any],
             "Apply the roll the camera offers (state.dice.offer); 409 when none is offered.",
             "200", None)},
         **_preview_paths(host),
+        **_deck_paths(host),
         **_history_paths(),
         "/api/openapi.json": {"get": {"summary": "This description.",
                                       "responses": {"200": {"description": "OpenAPI 3.1"}}}},
@@ -317,4 +318,76 @@ def _preview_paths(host: list[dict[str, list[str]]]) -> dict[str, Any]:
                             "schema": {"type": "string", "format": "binary"}}}},
                 "400": {"$ref": "#/components/responses/BadRequest"},
                 **refusals}}},
+    }
+
+
+def _deck_paths(host: list[dict[str, list[str]]]) -> dict[str, Any]:
+    """Teaching a game's deck from the host page (web/decks.py); host only."""
+    from companion.deck_teach import card_faces, card_games
+
+    def error(text: str) -> dict[str, Any]:
+        return {"description": text, "content": _json("Error")}
+
+    ids = [game for game, _ in card_games()]
+    game = {"name": "game", "in": "path", "required": True,
+            "description": "A game that reads cards.", "schema": {"type": "string", "enum": ids}}
+    cards = sorted({f.id for g in ids for f in card_faces(g)})
+    card = {"name": "card", "in": "path", "required": True,
+            "description": "One of the game's card ids (its module's CARDS); another "
+                           "game's card, or anything else, is 404.",
+            "schema": {"type": "string", "enum": cards}}
+    face = {"type": "object", "required": ["id", "name", "taught", "photos", "image"],
+            "properties": {"id": {"type": "string"}, "name": {"type": "string"},
+                           "taught": {"type": "boolean"},
+                           "photos": {"type": "integer", "minimum": 0},
+                           "image": {"type": ["string", "null"],
+                                     "description": "Address of the saved face (PNG)."}}}
+    deck = {"type": "object", "required": ["game", "name", "total", "taught", "faces", "camera"],
+            "properties": {"game": {"type": "string"}, "name": {"type": "string"},
+                           "total": {"type": "integer"}, "taught": {"type": "integer"},
+                           "faces": {"type": "array", "items": face},
+                           "camera": {"type": "boolean"}}}
+
+    def answer(text: str, schema: dict[str, Any]) -> dict[str, Any]:
+        return {"description": text, "content": {"application/json": {"schema": schema}}}
+
+    refusals = {"401": {"$ref": "#/components/responses/Unauthorized"},
+                "404": error("No such game with cards, or no such card in it.")}
+    capture = ("Learn the card from the camera's latest picture: exactly one card must lie "
+               "in view. The card is found, rectified upright (400 pixels high) and saved as "
+               "<card>.png in the game's deck folder, replacing an earlier face of it.")
+    return {
+        "/api/decks": {"get": {
+            "summary": "Each game that reads cards, and how many faces are taught (host only).",
+            "security": host, "responses": {
+                "200": answer("The card games.", {"type": "object", "properties": {
+                    "games": {"type": "array", "items": {"type": "object"}}}}),
+                "401": refusals["401"]}}},
+        "/api/decks/{game}": {"get": {
+            "summary": "A game's card faces, each taught or not (host only).",
+            "security": host, "parameters": [game],
+            "responses": {"200": answer("The deck.", deck), **refusals}}},
+        "/api/decks/{game}/{card}/capture": {"post": {
+            "summary": "Teach one card from the camera (host only).", "description": capture,
+            "security": host, "parameters": [game, card], "responses": {
+                "201": answer("The face saved, and the deck.", {"type": "object", "properties": {
+                    "card": face, "deck": deck}}),
+                **refusals,
+                "409": error("No camera or no picture yet, no card in view, or more than "
+                             "one card in view (one sentence says which)."),
+                "503": error("The deck folder could not be written.")}}},
+        "/api/decks/{game}/{card}/face.png": {"get": {
+            "summary": "The card's saved face (host only).", "security": host,
+            "parameters": [game, card], "responses": {
+                "200": {"description": "A PNG.", "content": {"image/png": {
+                    "schema": {"type": "string", "format": "binary"}}}},
+                **refusals}}},
+        "/api/decks/{game}/{card}": {"get": {
+            "summary": "One card face: taught or not, and its picture (host only).",
+            "security": host, "parameters": [game, card],
+            "responses": {"200": answer("The face.", face), **refusals}}, "delete": {
+            "summary": "Forget the card's face (host only).", "security": host,
+            "parameters": [game, card], "responses": {
+                "200": answer("The deck.", deck), **refusals,
+                "503": error("The deck folder could not be written.")}}},
     }

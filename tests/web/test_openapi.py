@@ -92,7 +92,11 @@ def test_structure(spec):
                 "/api/openapi.json": {"get"}, "/api/camera/preview.jpg": {"get"},
                 "/api/camera/preview.mjpeg": {"get"}, "/api/history": {"get"},
                 "/api/history.json": {"get"}, "/api/history.csv": {"get"},
-                "/api/history/players.csv": {"get"}}
+                "/api/history/players.csv": {"get"},
+                "/api/decks": {"get"}, "/api/decks/{game}": {"get"},
+                "/api/decks/{game}/{card}/capture": {"post"},
+                "/api/decks/{game}/{card}/face.png": {"get"},
+                "/api/decks/{game}/{card}": {"get", "delete"}}
     assert {path: set(ops) for path, ops in spec["paths"].items()} == expected
     for path, ops in spec["paths"].items():
         for op in ops.values():

@@ -1,0 +1,236 @@
+"""Teaching a deck live: one card under the camera -> its face in the deck folder.
+
+Tables are drawn in the test (``tests.vision.cards_support``) and shown through a real
+``ReplayCamera``; the deck written is then loaded and read by the real recognizer.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion import deck_teach
+from companion.cli import main
+from companion.deck_teach import (NoCardInView, TeachRun, TooManyCards, card_faces, card_image,
+                                  find_face, find_one_card, forget, save_taught, settled_frame)
+from companion.errors import InvalidAction, NotNow
+from companion.games.sorry_21 import CARDS as SORRY_CARDS
+from companion.teach_cmd import learn_live
+from hardware.replay import ReplayCamera
+from tests.vision import cards_support as cs
+from vision.cards import read_cards
+from vision.deck import load_deck
+
+#: Synthetic faces standing in for the first Sorry! cards (the real art never ships).
+ART = {"number-0": "hero-fox", "number-1": "act-swap", "number-2": "rune-star",
+       "number-3": "num-4"}
+
+
+def one_card(art: str, *, seed: int = 0, angle: float = 12.0, tilt: float = 0.0,
+             centre: tuple[float, float] = (480, 360)) -> np.ndarray:
+    return cs.place(cs.table(seed=seed), cs.faces()[art],
+                    cs.card_corners(centre, 320, angle, tilt=tilt))
+
+
+def two_cards(seed: int = 0) -> np.ndarray:
+    frame = cs.place(cs.table(seed=seed), cs.faces()["num-1"],
+                     cs.card_corners((260, 360), 300, 8))
+    return cs.place(frame, cs.faces()["num-2"], cs.card_corners((700, 360), 300, -15))
+
+
+def write_frames(folder: Path, frames: list[np.ndarray]) -> Path:
+    folder.mkdir(parents=True)
+    for i, frame in enumerate(frames):
+        cv2.imwrite(str(folder / f"{i:04d}.png"), frame)
+    return folder
+
+
+# -- a capture --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("angle,tilt,seed", [(0, 0.0, 1), (35, 0.0, 2), (-70, 0.12, 3),
+                                            (100, 0.05, 4)])
+def test_one_card_is_found_and_rectified_upright(angle, tilt, seed):
+    face = card_image(one_card("act-fire", seed=seed, angle=angle, tilt=tilt))
+    assert face.shape[0] == deck_teach.FACE_HEIGHT and face.dtype == np.uint8
+    assert 0.6 < face.shape[1] / face.shape[0] < 0.82  # a portrait card (252 / 352 = 0.72)
+    # the rectified face is the card, not the table: it matches the clean face closely
+    clean = cv2.resize(cs.faces()["act-fire"], (face.shape[1], face.shape[0]))
+    turned = clean[::-1, ::-1]  # an upside-down card is fine, the recognizer turns it
+    error = min(np.abs(face.astype(int) - ref.astype(int)).mean() for ref in (clean, turned))
+    assert error < 30
+
+
+def test_no_card_and_two_cards_are_refused_with_a_sentence():
+    with pytest.raises(NoCardInView, match="^No card in view: put one card face up under "
+                                           "the camera.$"):
+        find_one_card(cs.table(seed=5))
+    with pytest.raises(TooManyCards, match=r"^I see 2 cards; show one at a time\.$"):
+        find_one_card(two_cards())
+    assert issubclass(NoCardInView, NotNow) and issubclass(TooManyCards, NotNow)  # 409
+
+
+def test_settled_frame_waits_for_still_pictures():
+    moving = [cs.table(seed=k) for k in range(4)]
+    still = one_card("num-3", seed=9)
+    frames = iter([None, *moving, still, still.copy(), still.copy()])
+    assert settled_frame(lambda: next(frames)) is not None
+    with pytest.raises(NotNow, match="keeps moving"):
+        settled_frame(iter(moving * 10).__next__, attempts=12)
+    with pytest.raises(NotNow, match="no picture"):
+        settled_frame(lambda: None, attempts=3)
+
+
+# -- faces a game needs, the deck folder ------------------------------------------------
+
+def test_faces_come_from_the_game_module_and_ids_are_checked():
+    assert [f.id for f in card_faces("sorry-21")] == list(SORRY_CARDS)
+    assert find_face("sorry-21", "slide-15").name == "Slide to 15"
+    with pytest.raises(InvalidAction, match="uses no cards"):
+        card_faces("toss-up")
+    for bad in ("../../etc/passwd", "number-0/../x", "", None, 7):
+        with pytest.raises(InvalidAction):
+            find_face("sorry-21", bad)
+    assert all(g != "toss-up" for g, _ in deck_teach.card_games())
+
+
+def test_save_replaces_a_cards_older_photos_and_forget_removes_them(tmp_path):
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    (deck / "switch.jpg").write_bytes(b"old")
+    (deck / "switch@2.png").write_bytes(b"old")
+    (deck / "sorry.png").write_bytes(b"keep")
+    path = save_taught(deck, "switch", card_image(one_card("hero-moon")))
+    assert path == deck / "switch.png"
+    assert sorted(p.name for p in deck.iterdir()) == ["sorry.png", "switch.png"]
+    assert cv2.imread(str(path)).shape[0] == deck_teach.FACE_HEIGHT
+    assert deck_teach.taught_counts(deck) == {"sorry": 1, "switch": 1}
+    assert forget(deck, "switch") == 1 and forget(deck, "switch") == 0
+    assert (deck / "sorry.png").read_bytes() == b"keep"
+
+
+def test_a_run_walks_the_untaught_faces_with_skip_and_redo(tmp_path):
+    deck = tmp_path / "decks" / "sorry-21"
+    deck.mkdir(parents=True)
+    save_taught(deck, "number-1", card_image(one_card("act-swap")))
+    run = TeachRun.start("sorry-21", deck)
+    assert run.current.id == "number-0" and len(run.queue) == len(SORRY_CARDS) - 1
+    with pytest.raises(NoCardInView):
+        run.capture(cs.table(seed=3))
+    assert run.current.id == "number-0", "a refused capture stays on the face"
+    run.capture(one_card("hero-fox"))
+    assert run.current.id == "number-2"
+    run.back()
+    assert run.current.id == "number-0"
+    run.skip()
+    run.skip()
+    assert run.current.id == "number-3"
+    assert [f.id for f in run.untaught()][:3] == ["number-2", "number-3", "number-4"]
+    assert len(TeachRun.start("sorry-21", deck, every=True).queue) == len(SORRY_CARDS)
+
+
+# -- the whole thing: replay camera -> deck -> recognizer ---------------------------------
+
+def test_taught_faces_are_recognized_on_a_table(tmp_path):
+    frames = [cs.table(seed=1), two_cards(seed=2)]
+    frames += [one_card(art, seed=10 + k, angle=20 * k - 25) for k, art in enumerate(ART.values())]
+    camera = ReplayCamera(write_frames(tmp_path / "frames", frames), fps=None)
+    # empty table, two cards, fox -> number-0, swap -> number-1, a typo, redo number-1
+    # with the star, num-4 -> number-2, quit
+    answers = iter(["", "", "", "", "x", "r", "", "", "q"])
+    said: list[str] = []
+    deck = tmp_path / "data" / "decks" / "sorry-21"
+    run = TeachRun.start("sorry-21", deck)
+    with camera:
+        saved = learn_live(run, camera.read, ask=lambda _: next(answers), say=said.append,
+                           still=1)
+    text = "\n".join(said)
+    assert "No card in view" in text and "I see 2 cards" in text and "Press Enter" in text
+    assert saved == 4
+    assert sorted(p.stem for p in deck.glob("*.png")) == ["number-0", "number-1", "number-2"]
+
+    table = cs.place(cs.table(seed=40), cs.faces()["rune-star"],
+                     cs.card_corners((300, 380), 260, -30, tilt=0.08))
+    table = cs.place(table, cs.faces()["hero-fox"], cs.card_corners((690, 340), 260, 60))
+    reading = read_cards(table, load_deck(deck))
+    assert sorted(reading.ids) == ["number-0", "number-1"], "the redo replaced the swap"
+
+
+def test_cli_learns_live_into_the_default_deck_folder(tmp_path, monkeypatch, capsys):
+    frames = write_frames(tmp_path / "frames", [one_card("hero-fox", seed=7),
+                                                one_card("act-swap", seed=8)])
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n\n"))
+    data = tmp_path / "data"
+    assert main(["deck", "learn", "--game", "sorry-21", "--camera", f"replay:{frames}",
+                 "--data-dir", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "Show 0 (number-0)" in out and "Show 1 (number-1)" in out
+    assert sorted(p.name for p in (data / "decks" / "sorry-21").iterdir()
+                  if not p.name.startswith(".")) == ["number-0.png", "number-1.png"]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--game", "toss-up"], "uses no cards"),
+    (["--game", "nope"], "Unknown game"),
+    (["--game", "sorry-21", "--camera", "none"], "needs a camera"),
+    (["--game", "sorry-21", "--camera", "replay:/no/such/folder"], "no such folder"),
+    (["--game", "sorry-21", "--camera", "webcam"], "Unknown camera"),
+])
+def test_cli_usage_errors_are_one_line(argv, message, tmp_path, capsys):
+    assert main(["deck", "learn", *argv, "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_cli_from_folder_still_needs_a_deck(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["deck", "learn", "--from", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "--deck" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["deck", "learn", "--from", str(tmp_path), "--game", "sorry-21"])
+
+
+def test_a_fully_taught_game_says_so(tmp_path, capsys):
+    deck = tmp_path / "decks" / "toss-your-cookies"
+    deck.mkdir(parents=True)
+    face = card_image(one_card("num-5"))
+    for card in card_faces("toss-your-cookies"):
+        cv2.imwrite(str(deck / f"{card.id}.png"), face)
+    assert main(["deck", "learn", "--game", "toss-your-cookies", "--camera", "none",
+                 "--data-dir", str(tmp_path)]) == 2  # no camera: refused before anything
+    assert main(["deck", "learn", "--game", "toss-your-cookies", "--camera", "replay:" +
+                 str(write_frames(tmp_path / "f", [face])), "--data-dir", str(tmp_path)]) == 0
+    assert "Every card of toss-your-cookies is taught" in capsys.readouterr().out
+    assert json.dumps(deck_teach.taught_counts(deck))  # still one photo each
+
+
+# -- the running companion picks up a deck taught while it runs ----------------------------
+
+def test_the_recognizer_picks_up_a_deck_taught_while_it_runs(tmp_path, clock):
+    from companion.camera_link import CardLink, DiceLink
+    from companion.journal import Journal
+    from companion.recognition import Recognizer
+    from companion.session import Session
+
+    session = Session(Journal(tmp_path / "data"), clock=clock)
+    session.start("sorry-21", ["Ann", "Bob"])
+    frame = one_card("hero-fox", seed=30, angle=-20)
+    decks = tmp_path / "data" / "decks"
+    recognizer = Recognizer(lambda: frame, session, link=DiceLink(session),
+                            card_link=CardLink(session), decks=decks, clock=clock)
+    for _ in range(3):
+        recognizer.step()
+        clock.advance(0.1)
+    assert "No deck taught" in session.state()["cards"]["message"]
+    save_taught(decks / "sorry-21", "number-7", card_image(frame))  # taught on the host page
+    for _ in range(8):
+        recognizer.step()
+        clock.advance(0.1)
+    assert recognizer.snapshot()[1].ids == ("number-7",)
+    assert session.state()["cards"]["offer"] == {"type": "play", "card": "number-7"}
+    session.journal.close()
