@@ -3,58 +3,32 @@
 >>> reading = read_cards(frame, deck)          # deck from vision.deck.load_deck
 >>> reading.ids                                 # ('good-throw', 'perfect')
 
-Pipeline: outline hypotheses (``cards_find``: card-white blobs, closed edges, corners of
-partly hidden cards, L-shaped edge segments) -> each rectified small and ranked against
+Pipeline (``cards_stages``): outline hypotheses from the card's edges (``cards_find``:
+card-white blobs, closed edges, corners of partly hidden cards, L-shaped edge segments) and
+from each face's own keypoints (``cards_keys``: SIFT matches agreeing on one homography,
+for cards whose edges melt into the table) -> each rectified small and ranked against
 every face (``cards_batch``) -> the promising ones snapped onto the image's edges
 (``cards_snap``) -> named at the fine resolution with the look-alike duel (``cards_name``)
--> one sighting per card. A face not in the deck, a card back or a table pattern matches
-no reference closely and is dropped; a card that matches a face but cannot be told from
-its look-alike is returned as unsure (``card_id`` None).
+-> one sighting per card -> second looks (``cards_look``) at the cards lying partly under
+those named, on their visible part only. A face not in the deck, a card back or a table
+pattern matches no reference closely and is dropped; a card that matches a face but cannot
+be told from its look-alike is returned as unsure (``card_id`` None).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-import cv2
 import numpy as np
 
-from vision.cards_batch import coarse_many, features_many
-from vision.cards_find import FindParams, find_card_quads
+from vision.cards_find import find_card_quads
+from vision.cards_keys import find_keypoint_quads
+from vision.cards_look import hidden_pass, vouched
 from vision.cards_match import MatchParams
-from vision.cards_name import name_card
-from vision.cards_snap import edge_gradient, snap_quad
+from vision.cards_stages import (CardParams, Evidence, check_frame, coarse_all, fine_stage, iou,
+                                 name_stages, rectify, snap_stages, suppress)
 from vision.deck import Deck
 from vision.results import CardReading, CardSighting
 
-
-@dataclass(frozen=True)
-class Evidence:
-    """What the naming step found beyond the sighting: the look-alike duel's margin
-    (difference of correlations) and support (the winner's own correlation)."""
-
-    margin: float = 1.0
-    support: float = 1.0
-
-
-@dataclass(frozen=True)
-class CardParams:
-    """Tunables of :func:`read_cards`: outline search, naming, and overlap handling.
-
-    Attributes
-    ----------
-    find, match : FindParams, MatchParams
-    same_card_iou : float
-        Two hypotheses overlapping more than this (intersection over union) are one card.
-    snap_best : int
-        Outlines (the closest first) snapped onto the image's edges before naming; the
-        rest are dropped.
-    """
-
-    find: FindParams = field(default_factory=FindParams)
-    match: MatchParams = field(default_factory=MatchParams)
-    same_card_iou: float = 0.55
-    snap_best: int = 16
+__all__ = ["CardParams", "Evidence", "name_quad", "read_cards", "rectify"]
 
 
 def read_cards(frame: np.ndarray, deck: Deck, *, params: CardParams = CardParams()) -> CardReading:
@@ -73,184 +47,33 @@ def read_cards(frame: np.ndarray, deck: Deck, *, params: CardParams = CardParams
 
     :raises ValueError: ``frame`` is not an (H, W, 3) uint8 array.
     """
-    _check_frame(frame)
+    check_frame(frame)
     if not deck.ids:
         return CardReading(cards=(), unsure=())
     gate = params.match.max_distance
-    stages = _coarse_all(frame, find_card_quads(frame, deck.aspect, params=params.find), deck)
-    stages = _snap_stages(frame, [c for c in stages if c[0].min() <= gate], deck, params)
-    kept = [s for s, _ in _suppress(_name_stages(frame, stages, deck, params),
-                                    params.same_card_iou)]
+    quads = find_card_quads(frame, deck.aspect, params=params.find)
+    keyed = ([] if params.keys is None
+             else find_keypoint_quads(frame, deck.faces, deck.bank, params=params.keys))
+    first = coarse_all(frame, quads + [q for q, _ in keyed], deck)
+    stages = snap_stages(frame, [c for c in first if c[0].min() <= gate], deck, params)
+    found = suppress(name_stages(frame, stages, deck, params), params.same_card_iou)
+    hidden: list[tuple[CardSighting, Evidence]] = []
+    for _ in range(params.hidden_rounds):  # a fan: each card lies under the next one
+        more = vouched(frame, keyed, found + hidden, deck, params)
+        more += hidden_pass(frame, [c[1] for c in first], found + hidden + more, deck, params)
+        hidden += more
+        if not more:
+            break
+    hidden = suppress(hidden, params.same_card_iou)
+    kept = [s for s, _ in hidden] + [s for s, _ in found if s.card_id is not None or not any(
+        iou(s.corners, h.corners) > params.same_card_iou for h, _ in hidden)]
     return CardReading(cards=tuple(s for s in kept if s.card_id is not None),
                        unsure=tuple(s for s in kept if s.card_id is None))
-
-
-def _name_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams
-                 ) -> list[tuple[CardSighting, Evidence]]:
-    """Run the fine stage on the outlines, closest first, skipping repeats of one card."""
-    found: list[tuple[CardSighting, Evidence]] = []
-    tried: list[np.ndarray] = []
-    named: list[np.ndarray] = []
-    for c in sorted(stages, key=lambda c: float(c[0].min())):
-        # an outline much like one already tried, or named, is the same card
-        if any(_iou_quads(c[1], t) > 0.8 for t in tried) or any(
-                _iou_quads(c[1], t) > 0.5 for t in named):
-            continue
-        result = _fine_stage(frame, c, deck, params.match)
-        tried.append(c[1])
-        if result is not None:
-            found.append(result)
-            if result[0].card_id is not None:
-                named.append(c[1])
-    return found
-
-
-def _snap_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams) -> list:
-    """Tighten each promising outline onto the card's edges; keep whichever ranks better."""
-    if not stages:
-        return stages
-    h, w = frame.shape[:2]
-    scale = min(1.0, params.find.work_side / max(h, w))
-    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    gx, gy = edge_gradient(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
-    stages = sorted(stages, key=lambda c: float(c[0].min()))[:params.snap_best]
-    out: list[np.ndarray] = []
-    for c in stages:
-        out.append(snap_quad(c[1] * scale, gx, gy) / scale)
-    snapped = _coarse_all(frame, out, deck)
-    return [s if s[0].min() < c[0].min() else c for s, c in zip(snapped, stages)]
-
-
-def _check_frame(frame: np.ndarray) -> None:
-    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3:
-        raise ValueError(f"frame must be an (H, W, 3) array, got shape "
-                         f"{getattr(frame, 'shape', None)}")
-    if frame.dtype != np.uint8:
-        raise ValueError(f"frame must be uint8, got {frame.dtype}")
-    if min(frame.shape[:2]) < 16:
-        raise ValueError(f"frame is too small ({frame.shape[1]}x{frame.shape[0]} pixels)")
-
-
-def rectify(frame: np.ndarray, quad: np.ndarray, size: tuple[int, int]
-            ) -> tuple[np.ndarray, np.ndarray]:
-    """Warp the card under ``quad`` to an upright (height, width) image.
-
-    Parameters
-    ----------
-    quad : ndarray of shape (4, 2), float32
-        Corners (x, y) in frame pixels, in the order top-left, top-right, bottom-right,
-        bottom-left of the card as it should appear.
-
-    Returns
-    -------
-    card : ndarray of shape (height, width, 3), uint8, BGR
-    valid : ndarray of shape (height, width), bool
-        False where the card lies outside the frame (cut by the frame edge).
-    """
-    h, w = size
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    card = cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
-    fh, fw = frame.shape[:2]
-    if quad.min() >= 0 and quad[:, 0].max() <= fw - 1 and quad[:, 1].max() <= fh - 1:
-        return card, np.ones((h, w), bool)
-    ones = np.full(frame.shape[:2], 255, np.uint8)
-    valid = cv2.warpPerspective(ones, m, (w, h), flags=cv2.INTER_NEAREST,
-                                borderMode=cv2.BORDER_CONSTANT, borderValue=0) > 0
-    return card, valid
-
-
-def _assignments(quad: np.ndarray) -> list[np.ndarray]:
-    """Corner orders to try: the card's long side vertical, or both when unclear."""
-    q = quad.astype(np.float32)
-    x, y = q[:, 0], q[:, 1]
-    if np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)) < 0:
-        q = q[::-1].copy()  # clockwise on screen (y points down)
-    sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
-    across, down = sides[0] + sides[2], sides[1] + sides[3]
-    first, second = q, np.roll(q, -1, axis=0)
-    if max(across, down) / max(min(across, down), 1e-6) < 1.15:
-        return [first, second]
-    return [first] if down > across else [second]
 
 
 def name_quad(frame: np.ndarray, quad: np.ndarray, deck: Deck, *,
               params: MatchParams = MatchParams()) -> CardSighting | None:
     """Name the card under one outline hypothesis; None when it is no face of the deck."""
-    stages = _coarse_all(frame, [quad], deck)
-    named = _fine_stage(frame, stages[0], deck, params) if stages else None
+    stages = coarse_all(frame, [quad], deck)
+    named = fine_stage(frame, stages[0], deck, params) if stages else None
     return named[0] if named else None
-
-
-def _coarse_all(frame: np.ndarray, quads: list[np.ndarray], deck: Deck
-                ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Rectify each quad small (both ways round if unclear) and rank every face coarsely.
-
-    Returns, per quad, the coarse distances, the corner order used and the small card.
-    """
-    bank = deck.bank
-    h, w = bank.size
-    owner, orders, cards, valids = [], [], [], []
-    for k, quad in enumerate(quads):
-        for order in _assignments(quad):
-            card, valid = rectify(frame, order, (2 * h, 2 * w))
-            owner.append(k)
-            orders.append(order)
-            cards.append(cv2.resize(card, (w, h), interpolation=cv2.INTER_AREA))
-            valids.append(valid[::2, ::2])
-    if not cards:
-        return []
-    dist = coarse_many(bank, np.stack(cards), np.stack(valids), keep=MatchParams.keep_cells)
-    best: dict[int, int] = {}
-    for j, k in enumerate(owner):
-        if k not in best or dist[j].min() < dist[best[k]].min():
-            best[k] = j
-    return [(dist[j], orders[j], cards[j]) for _, j in sorted(best.items())]
-
-
-def _fine_stage(frame: np.ndarray, coarse: tuple[np.ndarray, np.ndarray, np.ndarray],
-                deck: Deck, params: MatchParams) -> tuple[CardSighting, Evidence] | None:
-    """Rectify at the fine size and name the card (``cards_name``)."""
-    dist, order, small = coarse
-    card, valid = rectify(frame, order, deck.bank.fine.shape[1:3])
-    light = features_many(small[None])[0, :, :, 0]
-    match = name_card(dist, light, card, valid, deck.bank, params)
-    if match is None:
-        return None
-    corners = order if not match.flip else np.roll(order, 2, axis=0)
-    sighting = CardSighting(card_id=match.card_id, best_guess=match.best_id,
-                            confidence=round(match.confidence, 3), runner_up=match.runner_up,
-                            distance=round(match.distance, 4),
-                            corners=tuple((float(x), float(y)) for x, y in corners))
-    return sighting, Evidence(margin=match.margin, support=match.support)
-
-
-def _iou(a: tuple[tuple[float, float], ...], b: tuple[tuple[float, float], ...]) -> float:
-    return _iou_quads(np.array(a, np.float32), np.array(b, np.float32))
-
-
-def _iou_quads(pa: np.ndarray, pb: np.ndarray) -> float:
-    pa, pb = pa.astype(np.float32), pb.astype(np.float32)
-    inter, _ = cv2.intersectConvexConvex(pa, pb)
-    union = cv2.contourArea(pa) + cv2.contourArea(pb) - inter
-    return float(inter / union) if union > 0 else 0.0
-
-
-def _suppress(found: list[tuple[CardSighting, Evidence]], same_iou: float
-              ) -> list[tuple[CardSighting, Evidence]]:
-    """One sighting per card: the named and closest first; an id once per place."""
-    order = sorted(found, key=lambda f: (f[0].card_id is None, -min(f[1].margin, 1.0),
-                                          f[0].distance))
-    kept: list[tuple[CardSighting, Evidence]] = []
-    for s, ev in order:
-        clash = False
-        for k, _ in kept:
-            iou = _iou(s.corners, k.corners)
-            if iou > same_iou or (iou > 0.2 and (s.best_guess == k.best_guess
-                                                 or s.card_id is None)):
-                clash = True
-                break
-        if not clash:
-            kept.append((s, ev))
-    return kept

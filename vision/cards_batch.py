@@ -93,7 +93,7 @@ def robust_many(q: np.ndarray, seen: np.ndarray, ref: np.ndarray, ref_sq: np.nda
     q_sq = (q * q).sum(-1)  # (Q, C)
     dots = np.matmul(q.transpose(1, 0, 2), ref.transpose(1, 2, 0)).transpose(1, 2, 0)
     n_seen = seen.sum(1)  # (Q,)
-    eps = (0.005 * nd * n_seen)[:, None]
+    eps = (0.005 * nd * np.maximum(n_seen, 1))[:, None]
     ref_energy = ref_sq @ seen.T.astype(np.float32)  # (N, Q)
     plain = dots.sum(-1) / np.sqrt((q_sq.sum(1)[:, None] + eps) * (ref_energy.T + eps))
     out = (1.0 - plain).astype(np.float32)

@@ -32,6 +32,8 @@ FINE_BLUR = 0.008
 RIM = 0.03  # ignored rim, as a fraction of the card height
 DUEL_LEVEL = 0.1  # a look-alike duel looks where references differ this much (of the most)
 DUEL_SLIDE = 0.02  # and slides the patch this far (fraction of the card height)
+DUEL_CONTRAST = 0.25  # telling-pixel contrast (of 0.5) that settles a duel the correlations lean to
+DUEL_SEEN = 0.6  # share of what tells two faces apart that must be seen for a verdict
 
 
 @dataclass(frozen=True)
@@ -277,17 +279,19 @@ def fine_duel(query_a: np.ndarray, query_b: np.ndarray, valid: np.ndarray,
     ``ref_a``, and a low c_a says the card shows neither (a card of another game).
     Returns (0, 0) when the references do not differ where the card is seen.
     """
-    diff = ((ref_a - ref_b) ** 2).sum(-1)
+    whole = ((ref_a - ref_b) ** 2).sum(-1)
+    diff = whole * valid
     peak = float(diff.max())
-    if peak < 1e-6:
+    # judged on the visible part only, when most of what tells them apart is seen
+    if peak < 1e-6 or diff.sum() < DUEL_SEEN * whole.sum():
         return 0.0, 0.0
     ys, xs = np.nonzero(diff > DUEL_LEVEL * peak)
     h, w = diff.shape
     pad = max(2, round(DUEL_SLIDE * h))
     y0, y1 = max(ys.min() - pad, pad), min(ys.max() + pad + 1, h - pad)
     x0, x1 = max(xs.min() - pad, pad), min(xs.max() + pad + 1, w - pad)
-    if y1 <= y0 or x1 <= x0 or valid[y0:y1, x0:x1].mean() < 0.9:
-        return 0.0, 0.0  # the telling patch is cut by the frame edge: no verdict
+    if y1 <= y0 or x1 <= x0:
+        return 0.0, 0.0
     weight = np.sqrt(diff[y0:y1, x0:x1] / peak)
     c_a = _best_fit(query_a[y0 - pad:y1 + pad, x0 - pad:x1 + pad], ref_a[y0:y1, x0:x1], weight)
     c_b = _best_fit(query_b[y0 - pad:y1 + pad, x0 - pad:x1 + pad], ref_b[y0:y1, x0:x1], weight)
@@ -301,3 +305,38 @@ def _best_fit(area: np.ndarray, patch: np.ndarray, weight: np.ndarray) -> float:
                                np.ascontiguousarray(patch[:, :, 0]), cv2.TM_CCOEFF_NORMED,
                                mask=weight.astype(np.float32))
     return float(np.nan_to_num(scores).max())
+
+
+def duel_contrast(query: np.ndarray, valid: np.ndarray, ref_a: np.ndarray, ref_b: np.ndarray
+                  ) -> float:
+    """Where the query lies between two look-alikes on the pixels that tell them apart.
+
+    The query's patch is fitted as ``k * (ref_a + ref_b) / 2 + t' * (ref_a - ref_b) + c``
+    (least squares, the best of a few small shifts) and ``t = t' / k`` returned: +0.5 is
+    ``ref_a`` exactly, -0.5 is ``ref_b``, 0 is neither (a matched filter for the
+    difference, blind to the query's contrast). Lightness only; 0 when nothing is seen.
+    """
+    d = ref_a[:, :, 0] - ref_b[:, :, 0]
+    m = (ref_a[:, :, 0] + ref_b[:, :, 0]) / 2
+    diff = d * d * valid
+    peak = float(diff.max())
+    if peak < 1e-6:
+        return 0.0
+    ys, xs = np.nonzero(diff > DUEL_LEVEL * peak)
+    h, w = d.shape
+    pad = max(2, round(DUEL_SLIDE * h))
+    y0, y1 = max(ys.min() - 2 * pad, pad), min(ys.max() + 2 * pad + 1, h - pad)
+    x0, x1 = max(xs.min() - 2 * pad, pad), min(xs.max() + 2 * pad + 1, w - pad)
+    if y1 <= y0 or x1 <= x0:
+        return 0.0
+    basis = np.stack([m[y0:y1, x0:x1].ravel(), d[y0:y1, x0:x1].ravel(),
+                      np.ones((y1 - y0) * (x1 - x0), np.float32)], 1)
+    best = (np.inf, 0.0)
+    for dy in range(-pad, pad + 1):
+        for dx in range(-pad, pad + 1):
+            q = query[y0 + dy:y1 + dy, x0 + dx:x1 + dx, 0].ravel()
+            coef, *_ = np.linalg.lstsq(basis, q, rcond=None)
+            err = float(((basis @ coef - q) ** 2).sum())
+            if err < best[0] and coef[0] > 0.2:
+                best = (err, float(coef[1] / coef[0]))
+    return best[1]

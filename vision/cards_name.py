@@ -12,8 +12,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards_match import (FINE_BLUR, FINE_SCALE, Bank, Match, MatchParams, align, features,
-                                fine_distance, fine_duel, warp_to_ref)
+from vision.cards_match import (DUEL_CONTRAST, FINE_BLUR, FINE_SCALE, Bank, Match, MatchParams,
+                                align, duel_contrast, features, fine_distance, fine_duel,
+                                warp_to_ref)
 
 
 def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
@@ -48,10 +49,11 @@ def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
     margin, support = 1.0, 1.0
     # the look-alike duel decides between faces that the whole-card distance cannot
     close = [o for o in ranked[1:] if dist[o] - dist[best] < params.close_distance]
-    duels = {o: _duel(aligned, masks, best, o) for o in close}
+    duels = {o: _duel(aligned, masks, best, o, params.min_margin) for o in close}
     if duels and min(m for m, _ in duels.values()) <= -params.min_margin:
         rival, best = best, min(duels, key=lambda o: duels[o][0])
-        duels = {o: _duel(aligned, masks, best, o) for o in close + [rival] if o != best}
+        duels = {o: _duel(aligned, masks, best, o, params.min_margin)
+                 for o in close + [rival] if o != best}
     if duels:
         margin = min(m for m, _ in duels.values())
         support = min(c for _, c in duels.values())
@@ -102,9 +104,20 @@ def _fine_fits(picks: dict[str, int], light: np.ndarray, fine_card: np.ndarray,
     return aligned, masks, dist
 
 
-def _duel(aligned: dict, masks: dict, a: str, b: str) -> tuple[float, float]:
-    """(margin of face ``a`` over ``b``, how well ``a`` explains the telling patch)."""
+def _duel(aligned: dict, masks: dict, a: str, b: str, min_margin: float
+          ) -> tuple[float, float]:
+    """(margin of face ``a`` over ``b``, how well ``a`` explains the telling patch).
+
+    The margin is the difference of the two correlations, raised to ``min_margin`` (or
+    lowered to its opposite) when the telling pixels' contrast clearly agrees with it.
+    """
     qa, ra = aligned[a]
     qb, rb = aligned[b]
-    c_a, c_b = fine_duel(qa, qb, masks[a] & masks[b], ra, rb)
-    return c_a - c_b, c_a
+    seen = masks[a] & masks[b]
+    c_a, c_b = fine_duel(qa, qb, seen, ra, rb)
+    margin = c_a - c_b
+    if margin != 0 and abs(margin) < min_margin:
+        t = (duel_contrast(qa, seen, ra, rb) + duel_contrast(qb, seen, ra, rb)) / 2
+        if t * margin > 0 and abs(t) >= DUEL_CONTRAST:
+            margin = float(np.sign(margin)) * min_margin
+    return margin, c_a

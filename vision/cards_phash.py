@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards import _assignments, _iou_quads, rectify
+from vision.cards_stages import assignments, iou_quads, rectify
 from vision.cards_find import find_card_quads
 from vision.deck import Deck
 from vision.results import CardReading, CardSighting
@@ -42,7 +42,7 @@ def read_cards_phash(frame: np.ndarray, deck: Deck, hashes: np.ndarray) -> CardR
     found = []
     for quad in find_card_quads(frame, deck.aspect):
         best = None
-        for order in _assignments(quad):
+        for order in assignments(quad):
             card, _ = rectify(frame, order, size)
             dist = np.count_nonzero(hashes != phash(card)[None], axis=1)
             i = int(np.argmin(dist))
@@ -56,6 +56,6 @@ def read_cards_phash(frame: np.ndarray, deck: Deck, hashes: np.ndarray) -> CardR
     kept: list[CardSighting] = []
     for s in sorted(found, key=lambda s: s.distance):
         q = np.array(s.corners, np.float32)
-        if all(_iou_quads(q, np.array(k.corners, np.float32)) < 0.3 for k in kept):
+        if all(iou_quads(q, np.array(k.corners, np.float32)) < 0.3 for k in kept):
             kept.append(s)
     return CardReading(cards=tuple(kept))

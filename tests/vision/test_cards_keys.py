@@ -1,0 +1,87 @@
+"""Card outlines from keypoints (``vision.cards_keys``) and the second looks beneath named
+cards (``vision.cards_look``), on tables drawn in the test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scenes.card_faces import outside_face
+from tests.vision import cards_support as cs
+from vision.cards import CardParams, read_cards
+from vision.cards_keys import find_keypoint_quads
+from vision.deck import load_deck
+from vision.imageio import read_image
+
+
+def _keyed(frame: np.ndarray) -> list[tuple[np.ndarray, str]]:
+    deck = cs.deck()
+    return find_keypoint_quads(frame, deck.faces, deck.bank)
+
+
+def _white_table(size: tuple[int, int] = (960, 720)) -> np.ndarray:
+    """A plain white table: a white card's edges melt into it."""
+    w, h = size
+    rng = np.random.default_rng(5)
+    return np.clip(238 + rng.normal(0, 3, (h, w, 3)), 0, 255).astype(np.uint8)
+
+
+def test_a_face_is_found_by_its_own_keypoints_with_its_outline():
+    corners = cs.card_corners((480, 360), 320, 28, tilt=0.1)
+    found = _keyed(cs.place(cs.table(seed=6), cs.faces()["hero-comet"], corners))
+    assert found, "no keypoint outline for a plain, large card"
+    ids = {cid for _, cid in found}
+    assert ids == {"hero-comet"}
+    quad = found[0][0]
+    # same four corners, in any order (the face may be turned 180 degrees)
+    gap = np.hypot(*(quad[:, None] - corners[None]).transpose(2, 0, 1)).min(axis=1)
+    assert gap.max() < 15
+
+
+def test_no_keypoint_outline_on_an_empty_table_or_for_cards_outside_the_deck():
+    assert _keyed(cs.table(seed=7)) == []
+    frame = cs.place(cs.table(seed=7), cs.back(), cs.card_corners((300, 360), 300, 10))
+    frame = cs.place(frame, outside_face("zebra"), cs.card_corners((650, 360), 300, -15))
+    assert _keyed(frame) == []
+
+
+def test_a_card_on_a_table_of_its_own_colour_is_named():
+    frame = cs.place(_white_table(), cs.faces()["hero-river"],
+                     cs.card_corners((470, 360), 330, 12))
+    assert read_cards(frame, cs.deck()).ids == ("hero-river",)
+
+
+def test_a_card_half_under_another_is_named_from_its_visible_part():
+    frame = cs.table(seed=8)
+    # num-3 lies beneath: over 40% of it is hidden by hero-fox on top
+    frame = cs.place(frame, cs.faces()["num-3"], cs.card_corners((420, 360), 320, 0))
+    frame = cs.place(frame, cs.faces()["hero-fox"], cs.card_corners((550, 372), 320, 0))
+    assert read_cards(frame, cs.deck()).ids == ("hero-fox", "num-3")
+    # the second look (edges only, no keypoints) names it; the first look alone does not
+    second = read_cards(frame, cs.deck(), params=CardParams(keys=None))
+    assert second.ids == ("hero-fox", "num-3")
+    first = read_cards(frame, cs.deck(), params=CardParams(keys=None, hidden_rounds=0))
+    assert first.ids == ("hero-fox",)
+
+
+def test_a_thin_sliver_beneath_a_card_is_not_named():
+    frame = cs.table(seed=9)
+    # only a 10% sliver of act-drop shows beside hero-moon
+    frame = cs.place(frame, cs.faces()["act-drop"], cs.card_corners((450, 360), 320, 0))
+    frame = cs.place(frame, cs.faces()["hero-moon"], cs.card_corners((473, 360), 320, 0))
+    assert "act-drop" not in read_cards(frame, cs.deck()).ids
+
+
+REAL = Path(__file__).resolve().parents[1] / "data" / "cards-pinochle"
+
+
+@pytest.mark.parametrize("name, card", [("IMG_2539.jpg", "KC"), ("IMG_2550.jpg", "QH"),
+                                        ("IMG_2482.jpg", "QC")])
+def test_real_photos_where_only_the_keypoints_find_the_card(name, card):
+    # on newspaper, half under a white box, on a cluttered tray: no outline by edges alone
+    deck = load_deck(REAL / "deck")
+    frame = read_image(REAL / "img" / name)
+    assert read_cards(frame, deck, params=CardParams(keys=None)).ids == ()
+    assert read_cards(frame, deck).ids == (card,)

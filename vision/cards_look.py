@@ -1,0 +1,109 @@
+"""Second looks at a frame, after the clear cards are named: cards beneath them.
+
+A card named in the first pass is taken to lie on top. Outlines partly under it (a fanned
+card shows only a strip with its corner index; the rest is completed from the strip) and
+outlines its keypoints vouch for (``cards_keys``) are named again from their visible part
+only: the named cards' area is masked out of every comparison.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from vision.cards_stages import (SAME_OUTLINE, CardParams, Evidence, coarse_all, fine_stage,
+                                 iou_quads, name_stages, suppress)
+from vision.deck import Deck
+from vision.results import CardSighting
+
+
+def vouched(frame: np.ndarray, keyed: list[tuple[np.ndarray, str]],
+            found: list[tuple[CardSighting, Evidence]], deck: Deck, params: CardParams
+            ) -> list[tuple[CardSighting, Evidence]]:
+    """Name the keypoint outlines left unnamed, with the looser gates their keypoints
+    earn; kept only when named as the very face whose keypoints were found."""
+    if not keyed:
+        return []
+    loose = replace(params.match, max_distance=params.keys.max_distance,
+                    max_fine_distance=params.keys.max_fine_distance)
+    named = [np.array(s.corners, np.float32) for s, _ in found if s.card_id is not None]
+    usable = _usable_mask(frame.shape[:2], named, params.top_margin)  # it may lie beneath
+    out = []
+    for quad, cid in keyed:
+        if (any(iou_quads(quad, q) > SAME_OUTLINE for q in named)
+                or _seen_fraction(quad, usable) < params.hidden_seen):
+            continue
+        stage = coarse_all(frame, [quad], deck, usable=usable)[0]
+        result = fine_stage(frame, stage, deck, loose, usable=usable)
+        if result is not None and result[0].card_id == cid:
+            out.append(result)
+            named.append(np.array(result[0].corners, np.float32))
+    return out
+
+
+def hidden_pass(frame: np.ndarray, quads: list[np.ndarray],
+                found: list[tuple[CardSighting, Evidence]], deck: Deck, params: CardParams
+                ) -> list[tuple[CardSighting, Evidence]]:
+    """Name the cards partly under the cards named so far, from their visible part only.
+
+    A card named in the first pass is taken to lie on top: its area says nothing about
+    the cards beneath, so it is left out of their comparison (a fanned card shows only a
+    strip with its corner index; the rest of its outline is completed from the strip).
+    """
+    tops = [np.array(s.corners, np.float32) for s, _ in found if s.card_id is not None]
+    if not tops or params.hidden_cover[1] <= 0:
+        return []
+    lo, hi = params.hidden_cover
+    under = [q for q in quads if lo <= _covered(q, tops) <= hi]
+    if not under:
+        return []
+    usable = _usable_mask(frame.shape[:2], tops, params.top_margin)
+    # a card beneath is the size of those on top (one deck) and shows its own corners
+    size = float(np.median([cv2.contourArea(t) for t in tops]))
+    under = [q for q in under if _corners_seen(q, usable) >= 2
+             and 0.65 <= cv2.contourArea(q.astype(np.float32)) / size <= 1.5
+             and _seen_fraction(q, usable) >= params.hidden_seen]
+    stages = [c for c in coarse_all(frame, under, deck, usable=usable)
+              if c[0].min() <= params.match.max_distance]
+    named = name_stages(frame, stages, deck, params, usable=usable)
+    return [f for f in suppress(named, params.same_card_iou) if f[0].card_id is not None]
+
+
+def _usable_mask(shape: tuple[int, ...], tops: list[np.ndarray], margin: float) -> np.ndarray:
+    """uint8 mask of the frame: 0 under the ``tops`` outlines grown by ``margin`` about
+    their centres (a card's edge and shadow are not the card beneath), 255 elsewhere."""
+    usable = np.full(shape[:2], 255, np.uint8)
+    for q in tops:
+        centre = q.mean(axis=0)
+        grown = centre + (q - centre) * margin
+        cv2.fillConvexPoly(usable, np.round(grown).astype(np.int32), 0)
+    return usable
+
+
+def _corners_seen(quad: np.ndarray, usable: np.ndarray) -> int:
+    """How many corners of ``quad`` are in the frame and not under a named card (a card
+    beneath shows its own corners; an outline found along a named card's edge does not)."""
+    centre = quad.mean(axis=0)
+    pts = np.round(centre + (quad - centre) * 0.92).astype(int)
+    h, w = usable.shape
+    inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] < w) & (pts[:, 1] < h)
+    return int(sum(usable[y, x] > 0 for x, y in pts[inside]))
+
+
+def _seen_fraction(quad: np.ndarray, usable: np.ndarray) -> float:
+    """Fraction of the card under ``quad`` that is in the frame and not under a named card."""
+    dst = np.array([[0, 0], [16, 0], [16, 24], [0, 24]], np.float32)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    seen = cv2.warpPerspective(usable, m, (16, 24), flags=cv2.INTER_NEAREST,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return float(np.count_nonzero(seen)) / seen.size
+
+
+def _covered(quad: np.ndarray, tops: list[np.ndarray]) -> float:
+    """Fraction of ``quad``'s area under the ``tops`` outlines (overlaps counted twice)."""
+    area = cv2.contourArea(quad.astype(np.float32))
+    if area <= 0:
+        return 0.0
+    return sum(cv2.intersectConvexConvex(quad.astype(np.float32), t)[0] for t in tops) / area
