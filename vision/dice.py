@@ -30,6 +30,7 @@ from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration
 from vision.dice_marks import find_marks
+from vision.dice_measure import blob_stats
 from vision.dice_piles import pile_dice
 from vision.dice_split import split_blocks
 from vision.dice_segment import (clean_mask, foreground, grid_turn, is_table_colour,
@@ -108,7 +109,8 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     work = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale,
                                                  interpolation=cv2.INTER_AREA)
     work = white_balance(normalise_exposure(work))
-    mask, raw, table, model, side = _blobs(work, params, side_hint * scale if side_hint else None)
+    mask, raw, table, model, side, half = _blobs(work, params,
+                                                 side_hint * scale if side_hint else None)
     grid = grid_turn(cv2.resize(work, (work.shape[1] // 2, work.shape[0] // 2),
                                 interpolation=cv2.INTER_NEAREST))
     # big dice: look at their faces smaller (the blob guess runs large: shadows, clusters)
@@ -116,6 +118,7 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     if shrink < 0.9:
         work = cv2.resize(work, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_LINEAR)
         scale, side = scale * shrink, side * shrink
+        half = None  # of the frame before the shrink
     else:
         shrink = 1.0
     size = (work.shape[1], work.shape[0])
@@ -123,8 +126,8 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     raw = cv2.resize(raw, size, interpolation=cv2.INTER_NEAREST)
     found = [f for f in _find_faces(mask, raw, work, table, params, side)
              if not pick.is_table_like(f, _table_at(table, f.centre, _TABLE_STEP * shrink),
-                                       is_table_colour(f.bgr, threshold=params.fg_threshold,
-                                                       model=model))]
+                                       lambda f=f: is_table_colour(
+                                           f.bgr, threshold=params.fg_threshold, model=model))]
     found = split_blocks(found)
     if side_hint:
         side = side_hint * scale
@@ -136,7 +139,7 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     step = _TABLE_STEP * shrink
     dice = [_die(f, scale) for f in tops] + _blob_dice(
         mask, work, side, tops, params, scale, grid,
-        table_v=lambda c: float(_table_at(table, c, step).max()))
+        table_v=lambda c: float(_table_at(table, c, step).max()), half=half)
     dice += _pip_dice(work, side, dice, scale, params)
     return DiceReading.from_dice(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])))
 
@@ -178,16 +181,17 @@ def _body_colour(work: np.ndarray, box: np.ndarray, params: DiceParams) -> tuple
 
 def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces_.Face],
                params: DiceParams, scale: float, grid: float | None,
-               table_v: Callable[[tuple[float, float]], float]) -> list[Die]:
+               table_v: Callable[[tuple[float, float]], float],
+               half: np.ndarray | None = None) -> list[Die]:
     """Dice seen only as a clean die-sized square blob (no top face found in it), or as a
     peak of a blob of several touching dice; ``table_v`` gives the table's brightness
-    (0-255) at a point (x, y)."""
+    (0-255) at a point (x, y); ``half`` is ``work`` at half size, if at hand."""
     out: list[Die] = []
     taken = [t.centre for t in tops]
     found = blobs_.square_blobs(mask, work, side, taken, grid=grid)
     # the same on outlines drawn by edges: a die of the table's own colour
     taken += [c for _, c, _, _ in found]
-    found += blobs_.square_blobs(blobs_.edge_mask(work), work, side, taken, grid=grid,
+    found += blobs_.square_blobs(blobs_.edge_mask(work, half), work, side, taken, grid=grid,
                                  min_corners=1.25)
     # dice lying against each other (or against their shadows): one blob, several peaks
     found += pile_dice(mask, work, side, taken + [c for _, c, _, _ in found], table_v=table_v)
@@ -256,9 +260,10 @@ def _table_at(table: np.ndarray, centre: tuple[float, float], step: float) -> np
 
 
 def _blobs(work: np.ndarray, params: DiceParams, side_hint: float | None
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple, float]:
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple, float, np.ndarray]:
     """Blob mask and raw foreground at half the working size (0/255), the table's local
-    colour, its dominant colours, and a die side guess (working-size pixels).
+    colour, its dominant colours, a die side guess (working-size pixels) and the working
+    image at half size.
 
     The local table colour is a small BGR image (the frame shrunk 16 times, median filtered).
     """
@@ -273,13 +278,13 @@ def _blobs(work: np.ndarray, params: DiceParams, side_hint: float | None
                        interpolation=cv2.INTER_AREA)
     table = cv2.medianBlur(table, 5)
     raw = cv2.dilate(raw, np.ones((3, 3), np.uint8))
-    return mask, raw, table, model, side * 2
+    return mask, raw, table, model, side * 2, half
 
 
 def _guess_side(raw: np.ndarray, params: DiceParams) -> float:
     """Typical die edge length (half-size pixels) from the compact foreground blobs: the
     size at which the blobs this size or smaller hold 35% of the sum of blob sizes."""
-    _, _, stats, _ = faces_.components(raw)
+    _, stats, _ = blob_stats(raw)
     bw, bh, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
     short, long_ = np.minimum(bw, bh), np.maximum(bw, bh)
     ok = ((short >= params.min_side / 2) & (long_ <= 0.9 * params.max_side)
@@ -301,7 +306,7 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
     close to the table's, so coloured pixels count near a blob where they differ from the
     table or are clearly brighter than it (a green die on green felt).
     """
-    n, _, stats, _ = faces_.components(mask)
+    n, stats, _ = blob_stats(mask)
     h, w = mask.shape
     min_area = max(params.min_side ** 2 * 0.5, 0.05 * side * side)
     pad = int(0.5 * side) + 2

@@ -21,6 +21,7 @@ import numpy as np
 import cv2
 
 from vision import dice_faces as faces_
+from vision.dice_measure import blob_stats, outer_contours
 
 
 def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
@@ -44,7 +45,7 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
     list of (box, centre, hsv, origin): the blob's minimum-area rectangle (4, 2), its
     centre (x, y), the HSV crop around it and the crop's top-left corner (x, y)
     """
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours = outer_contours(mask)
     out = []
     h, w = mask.shape
     die_area = side * side
@@ -117,11 +118,12 @@ def _drop_pattern(blobs: list, *, group: int = 4) -> list:
     return keep
 
 
-def edge_mask(work: np.ndarray) -> np.ndarray:
+def edge_mask(work: np.ndarray, half: np.ndarray | None = None) -> np.ndarray:
     """Regions closed by sharp edges (0/255): a die's outline even where its colour is
-    the table's."""
+    the table's; ``half`` is ``work`` already shrunk to half size (INTER_AREA), if at hand."""
     h, w = work.shape[:2]
-    half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)  # quicker
+    if half is None:
+        half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)  # quicker
     edges = cv2.Canny(cv2.cvtColor(half, cv2.COLOR_BGR2GRAY), 50, 120)
     filled = cv2.morphologyEx(fill_holes(edges), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return cv2.resize(filled, (w, h), interpolation=cv2.INTER_NEAREST)
@@ -129,7 +131,7 @@ def edge_mask(work: np.ndarray) -> np.ndarray:
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
     """Fill the holes of every outer contour of a 0/255 mask."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours = outer_contours(mask)
     out = np.zeros_like(mask)
     cv2.drawContours(out, contours, -1, 255, cv2.FILLED)
     return out
@@ -185,9 +187,8 @@ def _pip_groups(grey: np.ndarray, seen: np.ndarray, side: float, found: list, *,
     k = max(5, int(0.45 * side) | 1)
     hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT,
                            cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))  # fast
-    spots = cv2.compare(hat, min_contrast, cv2.CMP_GT)
-    spots[seen > 0] = 0
-    n, _, stats, cents = faces_.components(spots)
+    spots = cv2.bitwise_and(cv2.compare(hat, min_contrast, cv2.CMP_GT), cv2.bitwise_not(seen))
+    n, stats, cents = blob_stats(spots)
     if n <= 1:
         return []
     bw, bh, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]

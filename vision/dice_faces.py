@@ -15,6 +15,8 @@ import numpy as np
 
 import cv2
 
+from vision import dice_measure as measure_
+
 # Colour classes of the class map.
 NONE, GREEN, YELLOW, RED, HUE, LIGHT, GREY = range(7)
 CLASS_NAMES = {GREEN: "green", YELLOW: "yellow", RED: "red"}
@@ -67,11 +69,13 @@ def class_map(hsv: np.ndarray, hue_edges: tuple[int, int, int, int, int], *, min
     lut[orr:181] = RED
     lut[ry:yg] = YELLOW
     lut[yg:go] = GREEN
-    out = cv2.LUT(hsv[..., 0], lut)
-    grey = cv2.compare(hsv[..., 1], min_sat, cv2.CMP_LT) | cv2.compare(hsv[..., 2], min_value, cv2.CMP_LT)
-    light = grey & cv2.compare(hsv[..., 2], light_value, cv2.CMP_GE)
-    out[grey > 0] = GREY
-    out[light > 0] = LIGHT
+    hue, sat, val = cv2.split(hsv)  # OpenCV copies a strided channel on every call
+    out = cv2.LUT(hue, lut)
+    grey = cv2.compare(sat, min_sat, cv2.CMP_LT) | cv2.compare(val, min_value, cv2.CMP_LT)
+    light = grey & cv2.compare(val, light_value, cv2.CMP_GE)
+    # cv2.copyTo with a mask: numpy boolean assignment is 20-50 times slower here
+    cv2.copyTo(np.full_like(out, GREY), grey, out)
+    cv2.copyTo(np.full_like(out, LIGHT), light, out)
     return out
 
 
@@ -93,9 +97,10 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
     may be up to 2.4 times longer than wide (two touching dice of one colour, for
     ``dice_split``).
     """
-    faces: list[Face] = []
+    parts: list[dict] = []
+    wholes: list[bool] = []
     long_ = (max(shape[0], 2.4), shape[1])  # two dice of one colour side by side
-    value = hsv_roi[..., 2]
+    value = np.ascontiguousarray(hsv_roi[..., 2])  # cut into many crops for OpenCV
     near = cv2.compare(near_roi, 0, cv2.CMP_GT)
     unlike = cv2.bitwise_and(near, cv2.compare(raw_roi, 0, cv2.CMP_GT))
     blob = cv2.compare(blob_roi, 0, cv2.CMP_GT)
@@ -121,13 +126,13 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
                 if key in seen or area > 2.4 * max_whole:
                     continue  # the same outline from another pass, or far too big for a die
                 seen.add(key)
-                face = describe(int(code), hull, area, own, origin, cls_roi, hsv_roi, bgr_roi,
-                                grad, offset, shape=long_ if code in CLASS_NAMES else shape)
-                if face is not None and whole:
-                    face = replace(face, whole=True)
-                if face is not None and (not need_pips or has_pips(face)):
-                    faces.append(face)
-    return faces
+                part = measure(int(code), hull, area, own, origin, cls_roi, hsv_roi, bgr_roi,
+                               offset, shape=long_ if code in CLASS_NAMES else shape)
+                if part is not None and (not need_pips or _has_pips(
+                        part["holes"], part["mark"], part["max_hole"], part["pips"])):
+                    parts.append(part)
+                    wholes.append(whole)
+    return finish(parts, cls_roi, grad, offset, wholes)
 
 
 def _histogram(cls_roi: np.ndarray, where: np.ndarray) -> np.ndarray:
@@ -142,7 +147,7 @@ def _pieces(mask: np.ndarray, value: np.ndarray, min_area: float, max_whole: flo
     each run, and for the whole run when its core is only slivers and the run is no bigger
     than ``max_whole`` pixels (``whole`` True). Runs whose outline is in ``done`` (an
     earlier pass gave the same run) are skipped; the others are added to it."""
-    runs, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    runs = measure_.outer_contours(mask)
     for run in runs:
         if len(run) < 4:
             continue
@@ -152,7 +157,7 @@ def _pieces(mask: np.ndarray, value: np.ndarray, min_area: float, max_whole: flo
             continue
         done.add(key)
         sub = np.zeros((h, w), np.uint8)
-        cv2.drawContours(sub, [run - [x, y]], -1, 255, cv2.FILLED)
+        cv2.drawContours(sub, [run], -1, 255, cv2.FILLED, offset=(-x, -y))
         sub = cv2.bitwise_and(sub, mask[y:y + h, x:x + w])
         v = value[y:y + h, x:x + w]
         level = int(np.ceil(core * percentile(v[sub > 0], 85)))
@@ -202,18 +207,12 @@ def gradient(hsv_roi: np.ndarray) -> np.ndarray:
     kernel = np.ones((3, 3), np.uint8)
     g = cv2.max(cv2.morphologyEx(sat, cv2.MORPH_GRADIENT, kernel),
                 cv2.morphologyEx(val, cv2.MORPH_GRADIENT, kernel))
-    return cv2.convertScaleAbs(g, alpha=2.0)
+    return cv2.add(g, g)  # 2 g, saturated at 255
 
 
 def _edge_strength(grad: np.ndarray, cnt: np.ndarray) -> float:
     """Mean gradient on a 3-pixel band along a contour."""
-    x, y, w, h = cv2.boundingRect(cnt)
-    H, W = grad.shape
-    x0, y0, x1, y1 = max(0, x - 2), max(0, y - 2), min(W, x + w + 2), min(H, y + h + 2)
-    band = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.polylines(band, [cnt - [x0, y0]], True, 255, 3)
-    vals = grad[y0:y1, x0:x1][band > 0]
-    return float(vals.mean()) if vals.size else 0.0
+    return measure_.edge_strength(grad, cnt)
 
 
 def describe(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
@@ -227,6 +226,18 @@ def describe(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
     Outlines longer than ``shape[0]`` times their width or filling less than ``shape[1]``
     of their rectangle are not measured (None).
     """
+    part = measure(code, cnt, area, own_crop, origin, cls_roi, hsv_roi, bgr_roi, offset,
+                   shape=shape)
+    return None if part is None else finish([part], cls_roi, grad, offset)[0]
+
+
+def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
+            origin: tuple[int, int], cls_roi: np.ndarray, hsv_roi: np.ndarray,
+            bgr_roi: np.ndarray, offset: tuple[int, int], *,
+            shape: tuple[float, float] = (2.4, 0.5)) -> dict | None:
+    """The measures of one outline taken from its own pixels (as :func:`describe`), as
+    the ``Face`` fields but ``corners``, ``ring`` and ``edge`` (see :func:`finish`), with
+    the outline under "hull" and its centre in ROI pixels under "at"; None as there."""
     (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
     if min(rw, rh) < 2 or max(rw, rh) > shape[0] * min(rw, rh):
         return None  # a sliver: a side face or an edge, never a top face or a mark
@@ -235,9 +246,9 @@ def describe(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
         return None
     x, y, w, h = cv2.boundingRect(cnt)
     filled = np.zeros((h, w), np.uint8)
-    cv2.drawContours(filled, [cnt - [x, y]], -1, 255, cv2.FILLED)
+    cv2.drawContours(filled, [cnt], -1, 255, cv2.FILLED, offset=(-x, -y))
     ox, oy = origin
-    own = cv2.compare(own_crop[y - oy:y - oy + h, x - ox:x - ox + w], 0, cv2.CMP_GT)
+    own = own_crop[y - oy:y - oy + h, x - ox:x - ox + w]  # 0/255 already
     sel = cv2.bitwise_and(own, filled)
     n_sel = cv2.countNonZero(sel)
     if n_sel == 0:
@@ -268,13 +279,31 @@ def describe(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
     m = cv2.moments(cnt)
     if m["m00"] > 0:
         cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
-    corners = _cornerness(cnt, (cx, cy))
-    ring = _light_ring(cls_roi, box - offset, (cx, cy)) if code in CLASS_NAMES else 0.0
-    return Face(cls=code, area=float(area), centre=(cx + offset[0], cy + offset[1]), box=box,
+    return dict(cls=code, area=float(area), centre=(cx + offset[0], cy + offset[1]), box=box,
                 aspect=float(max(rw, rh) / min(rw, rh)), fill=float(fill),
-                value=value, holes=hole_share, mark=mark, agree=agree, bgr=bgr, ring=ring,
-                edge=_edge_strength(grad, cnt), pips=pips, corners=corners, max_hole=max_hole,
-                mark_off=mark_off, spots=spots if mark != NONE else ())
+                value=value, holes=hole_share, mark=mark, agree=agree, bgr=bgr,
+                pips=pips, max_hole=max_hole, mark_off=mark_off,
+                spots=spots if mark != NONE else (), hull=cnt, at=(cx, cy))
+
+
+def finish(parts: list[dict], cls_roi: np.ndarray, grad: np.ndarray,
+           offset: tuple[int, int], whole: list[bool] | None = None) -> list[Face]:
+    """Faces from the outlines :func:`measure` took, with the measures taken of all of
+    them at once (``dice_measure``): corners, the light ring of coloured faces and the
+    outline's edge strength; ``whole`` marks those tried as whole runs."""
+    hulls = [p["hull"] for p in parts]
+    ats = [p["at"] for p in parts]
+    corners = measure_.cornerness_many(hulls, ats)
+    coloured = [i for i, p in enumerate(parts) if p["cls"] in CLASS_NAMES]
+    rings = [0.0] * len(parts)
+    for i, r in zip(coloured, measure_.ring_share_many(
+            cls_roi, LIGHT, [parts[i]["box"] - offset for i in coloured],
+            [ats[i] for i in coloured])):
+        rings[i] = r
+    whole = whole or [False] * len(parts)
+    return [Face(**{k: v for k, v in p.items() if k not in ("hull", "at")}, corners=c,
+                 ring=r, edge=measure_.edge_strength(grad, h), whole=wh)
+            for p, c, r, h, wh in zip(parts, corners, rings, hulls, whole)]
 
 
 _RECTS: dict[int, np.ndarray] = {}
@@ -318,39 +347,18 @@ def _mark(cls_crop: np.ndarray, holes: np.ndarray, n_in: int, *, skip_yellow: bo
 
 def _cornerness(hull: np.ndarray, centre: tuple[float, float]) -> float:
     """Circumradius over inradius of a convex outline about ``centre``."""
-    pts = hull.reshape(-1, 2).astype(np.float64) - centre
-    if len(pts) < 3:
-        return 1.0
-    far = float(np.hypot(pts[:, 0], pts[:, 1]).max())
-    nxt = np.concatenate([pts[1:], pts[:1]])
-    seg = nxt - pts
-    length = np.hypot(seg[:, 0], seg[:, 1])
-    ok = length > 1e-6
-    near = np.abs(pts[ok, 0] * seg[ok, 1] - pts[ok, 1] * seg[ok, 0]) / length[ok]
-    return far / max(float(near.min()), 0.5) if near.size else 1.0
-
-
-_RING_T = np.array([0.0, 0.25, 0.5, 0.75])
-
-
-def _light_ring(cls_roi: np.ndarray, box: np.ndarray, centre: tuple[float, float]) -> float:
-    """Share of LIGHT pixels on a ring of points around a face (its box grown by half)."""
-    h, w = cls_roi.shape
-    c = np.asarray(centre)
-    corners = (box - c) * 1.5 + c
-    step = corners[[1, 2, 3, 0]] - corners
-    pts = (corners[None] + step[None] * _RING_T[:, None, None]).reshape(-1, 2)
-    xs, ys = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
-    ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-    if not ok.any():
-        return 0.0
-    return float((cls_roi[ys[ok], xs[ok]] == LIGHT).mean())
+    return measure_.cornerness_many([hull], [centre])[0]
 
 
 def has_pips(face: Face) -> bool:
     """True when the face has holes that stand out (pips, a mark), not just noise."""
-    if face.holes < 0.02:
+    return _has_pips(face.holes, face.mark, face.max_hole, face.pips)
+
+
+def _has_pips(holes: float, mark: int, max_hole: float, pips: float) -> bool:
+    if holes < 0.02:
         return False
-    if face.mark != NONE:
-        return face.max_hole <= 0.6
-    return face.pips >= 35 and face.max_hole <= 0.22
+    if mark != NONE:
+        return max_hole <= 0.6
+    return pips >= 35 and max_hole <= 0.22
+

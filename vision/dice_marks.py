@@ -15,6 +15,7 @@ import numpy as np
 import cv2
 
 from vision import dice_faces as faces_
+from vision.dice_measure import outer_contours
 
 _ANGLES = np.linspace(0, 2 * np.pi, 16, endpoint=False)
 _DIRS = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], 1)
@@ -28,19 +29,21 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
     The returned faces have ``body`` set: the die edge length in pixels estimated from how
     far the light body reaches around the mark.
     """
-    out: list[faces_.Face] = []
+    parts: list[dict] = []  # measured one by one, finished together
     value = hsv_roi[..., 2]
     near = cv2.compare(near_roi, 0, cv2.CMP_GT)
     for code in (faces_.GREEN, faces_.YELLOW, faces_.RED):
         mask = cv2.bitwise_and(cv2.compare(cls_roi, code, cv2.CMP_EQ), near)
         if not cv2.countNonZero(mask):
             continue
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        contours = outer_contours(mask)
         for cnt in contours:
             x, y, w, h = cv2.boundingRect(cnt)
+            if w * h < 0.25 * min_area or max(w, h) > 0.8 * max_side or max(w, h) > 2.2 * min(w, h):
+                continue  # (an outline covers less than its box: too small, so no moments)
             m = cv2.moments(cnt)
             area = m["m00"]
-            if area < 0.25 * min_area or max(w, h) > 0.8 * max_side or max(w, h) > 2.2 * min(w, h):
+            if area < 0.25 * min_area:
                 continue
             radius = 0.5 * np.sqrt(area * 4 / np.pi)
             centre = np.array([m["m10"] / area, m["m01"] / area])
@@ -48,11 +51,11 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
             if body is None or body < 0.5 * min_side or area < 0.04 * body * body:
                 continue
             hull = cv2.convexHull(cnt)
-            face = faces_.describe(code, hull, float(area), mask[y:y + h, x:x + w], (x, y),
-                                   cls_roi, hsv_roi, bgr_roi, grad, offset)
-            if face is not None:
-                out.append(faces_.with_body(face, body))
-    return out
+            part = faces_.measure(code, hull, float(area), mask[y:y + h, x:x + w], (x, y),
+                                  cls_roi, hsv_roi, bgr_roi, offset)
+            if part is not None:
+                parts.append({**part, "body": float(body)})
+    return faces_.finish(parts, cls_roi, grad, offset)
 
 
 def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre: np.ndarray,
@@ -60,14 +63,18 @@ def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre:
     """Die edge length around a mark, or None when the light body is missing or unbounded."""
     h, w = cls_roi.shape
     steps = np.arange(radius + 1.0, radius * 5.0 + 2.0, 1.0)
+    # the first three samples of each ray first: most spots have no light body around
+    near = centre[None, None, :] + _DIRS[:, None, :] * steps[None, :3, None]
+    xs = np.clip(np.round(near[..., 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(near[..., 1]).astype(int), 0, h - 1)
+    if np.count_nonzero(cls_roi[ys, xs] == faces_.LIGHT) < 0.6 * xs.size:
+        return None  # not ringed by a light body
     pts = centre[None, None, :] + _DIRS[:, None, :] * steps[None, :, None]
     xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
     ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
     light = cls_roi[ys, xs] == faces_.LIGHT
     v = value[ys, xs].astype(np.float32)
     first = light[:, :3]
-    if first.mean() < 0.6:
-        return None  # not ringed by a light body
     ref = faces_.percentile(v[:, :3][first], 50)
     inside = light & (v >= 0.86 * ref) & (grad[ys, xs] < edge)
     inside[:, :2] |= light[:, :2]  # the mark's own outline is not the die's edge

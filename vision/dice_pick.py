@@ -65,17 +65,22 @@ def is_mark(face: Face, top_area: float | None) -> bool:
     return top_area is None or 0.45 * top_area <= face.body ** 2 <= 2.2 * top_area
 
 
-def is_table_like(face: Face, table_bgr: np.ndarray, table_colour: bool = False) -> bool:
+def is_table_like(face: Face, table_bgr: np.ndarray,
+                  table_colour: bool | Callable[[], bool] = False) -> bool:
     """True for a shadow or a blotch of the cloth, not a die: a face with no pips or mark,
     no brighter than the table around it, and of the table's colour there or one of the
-    table's dominant colours (``table_colour``, e.g. a square of a checkered cloth)."""
+    table's dominant colours (``table_colour``, e.g. a square of a checkered cloth; a
+    callable is asked only when the answer depends on it)."""
     if has_pips(face):
         return False
     f = np.asarray(face.bgr, np.float32) + 1.0
     t = np.asarray(table_bgr, np.float32) + 1.0
     ratio = float(f.sum() / t.sum())
-    chroma = float(np.abs(f / f.sum() - t / t.sum()).sum())
-    return ratio < 1.15 and (table_colour or chroma < 0.07)
+    if ratio >= 1.15:
+        return False
+    if float(np.abs(f / f.sum() - t / t.sum()).sum()) < 0.07:
+        return True
+    return table_colour() if callable(table_colour) else table_colour
 
 
 def colour_of(face: Face) -> tuple[str, float]:

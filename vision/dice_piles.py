@@ -19,6 +19,7 @@ import cv2
 
 from vision.dice_blobs import inner_contrast
 from vision.dice_faces import percentile
+from vision.dice_measure import outer_contours
 
 
 def pile_dice(mask: np.ndarray, work: np.ndarray, side: float,
@@ -45,7 +46,7 @@ def pile_dice(mask: np.ndarray, work: np.ndarray, side: float,
     -------
     list of (box, centre, hsv, origin) as ``dice_blobs.square_blobs`` gives them
     """
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours = outer_contours(mask)
     die_area = side * side
     out: list = []
     seen = [np.asarray(t, np.float64) for t in taken]

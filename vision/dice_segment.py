@@ -13,6 +13,8 @@ import numpy as np
 
 import cv2
 
+from vision.dice_measure import outer_contours
+
 # Weights of (Y, Cr, Cb) in the colour distance: brightness counts less than colour.
 _A, _B = 1.6, 0.5
 _LAB_WEIGHTS = np.array([0.45, 1.6, 1.6], np.float32)
@@ -60,13 +62,13 @@ def foreground(lab: np.ndarray, *, threshold: float, model: tuple[np.ndarray, np
     local = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     weights = _LAB_WEIGHTS.reshape(1, 3)
     d_local = cv2.transform(cv2.absdiff(lab, local), weights)
-    far = d_local > threshold * _A
+    far = cv2.compare(d_local, threshold * _A, cv2.CMP_GT)  # 0/255; numpy's is slower
     centres, spreads = model
     for c, spread in zip(centres, spreads):
         centre = tuple(float(v) for v in np.clip(c / _LAB_WEIGHTS, 0, 255).astype(np.uint8))
         d = cv2.transform(cv2.absdiff(lab, (*centre, 0.0)), weights)
-        far &= d > threshold * _A + _B * spread
-    return far.astype(np.uint8) * 255
+        far = cv2.bitwise_and(far, cv2.compare(d, float(threshold * _A + _B * spread), cv2.CMP_GT))
+    return far
 
 
 def is_table_colour(bgr: tuple[float, float, float], *, threshold: float,
@@ -92,7 +94,7 @@ def clean_mask(mask: np.ndarray, die_px: float) -> np.ndarray:
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
     """Fill the holes of every outer contour of a 0/255 mask."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours = outer_contours(mask)
     out = np.zeros_like(mask)
     cv2.drawContours(out, contours, -1, 255, cv2.FILLED)
     return out
@@ -123,9 +125,9 @@ def grid_turn(bgr: np.ndarray, *, min_share: float = 0.3) -> float | None:
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
     mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
+    if cv2.countNonZero(cv2.compare(mag, 60, cv2.CMP_GT)) < 0.01 * mag.size:
+        return None  # (counted by OpenCV: most tables end here, quickly)
     strong = mag > 60
-    if strong.sum() < 0.01 * mag.size:
-        return None
     hist = np.bincount(ang[strong].astype(np.int32) % 90, weights=mag[strong], minlength=90)
     wrapped = np.concatenate([hist[-4:], hist, hist[:4]])
     window = np.convolve(wrapped, np.ones(9), mode="valid")  # 90 sums of 9 bins
