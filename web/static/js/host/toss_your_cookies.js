@@ -24,7 +24,7 @@
     const draft = draftFor("roll" + state.version, () => ({action: null, number: null}));
     return Touch.section("The dice say",
       Touch.choices(ACTIONS, (a) => { draft.action = a; redraw(); }, {selected: draft.action, cols: 2, label: "Action die"}),
-      Touch.choices(NUMBERS, (n) => { draft.number = n; redraw(); }, {selected: draft.number, cols: 5, label: "Number die"}),
+      Touch.choices(NUMBERS, (n) => { draft.number = n; redraw(); }, {selected: draft.number, cols: 3, label: "Number die"}),
       Touch.act("Record roll", () => ({type: "roll", action: draft.action, number: draft.number}), send,
                 {id: "record-roll", disabled: draft.action === null || draft.number === null}),
       h("div", {class: "action-row"},
