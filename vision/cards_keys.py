@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.cards_match import Bank
 
-_CACHE: dict[int, tuple[Bank, np.ndarray, np.ndarray, cv2.DescriptorMatcher]] = {}
+_CACHE: dict[tuple[int, int], tuple[Bank, np.ndarray, np.ndarray, cv2.DescriptorMatcher]] = {}
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,8 @@ class KeyParams:
         Most outlines of one face (a deck may hold two copies of a card).
     max_keys : int
         Most keypoints taken from a frame (the strongest).
+    checks : int
+        Leaves the approximate nearest-neighbour search visits per frame keypoint.
     max_distance, max_fine_distance : float
         Looser naming gates (``MatchParams``) for an outline the face's own keypoints
         vouch for: the name must still be that face, and win any look-alike duel.
@@ -51,16 +53,17 @@ class KeyParams:
     min_inliers: int = 6
     reprojection: float = 4.0
     max_cards: int = 2
-    max_keys: int = 1500
+    max_keys: int = 1000
+    checks: int = 32
     max_distance: float = 0.8
     max_fine_distance: float = 0.6
 
 
-def _reference_keys(bank: Bank, faces: np.ndarray
+def _reference_keys(bank: Bank, faces: np.ndarray, checks: int = 32
                     ) -> tuple[np.ndarray, np.ndarray, cv2.DescriptorMatcher | None]:
     """Keypoint positions (K, 2) and face index (K,) of a deck, and a matcher holding
     their descriptors (an approximate nearest-neighbour index), computed once per bank."""
-    hit = _CACHE.get(id(bank))
+    hit = _CACHE.get((id(bank), checks))
     if hit is not None and hit[0] is bank:
         return hit[1], hit[2], hit[3]
     sift = cv2.SIFT_create()
@@ -74,7 +77,7 @@ def _reference_keys(bank: Bank, faces: np.ndarray
         owner.append(np.full(len(kps), i))
     matcher = None
     if descs:
-        matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": 64})
+        matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": checks})
         matcher.add([np.concatenate(descs)])
         # the k-d trees split at random: seeded, the same deck gives the same answers
         # whatever ran before (OpenCV's per-thread generator is reseeded here)
@@ -84,7 +87,7 @@ def _reference_keys(bank: Bank, faces: np.ndarray
            np.concatenate(owner) if owner else np.zeros(0, int), matcher)
     if len(_CACHE) > 8:
         _CACHE.clear()
-    _CACHE[id(bank)] = (bank, *out)
+    _CACHE[(id(bank), checks)] = (bank, *out)
     return out
 
 
@@ -107,7 +110,7 @@ def find_keypoint_quads(frame: np.ndarray, faces: np.ndarray, bank: Bank, *,
         the face's own order (top-left, top-right, bottom-right, bottom-left); ``card_id``
         the face whose keypoints it shows.
     """
-    ref_pts, ref_owner, matcher = _reference_keys(bank, faces)
+    ref_pts, ref_owner, matcher = _reference_keys(bank, faces, params.checks)
     if matcher is None or len(ref_pts) < 2:
         return []
     h, w = frame.shape[:2]
