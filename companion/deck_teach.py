@@ -37,6 +37,12 @@ FACE_HEIGHT = 400  # pixels of a saved face's long side (as vision.deck.rectifie
 EDGE_CONTRAST = 15.0
 EDGE_SHARE, EDGE_SIDE = 0.85, 0.6  # share of edge points that must show it: all, each side
 EDGE_CLEAR = 0.95  # an outline this clear is preferred to a larger, less clear one
+#: A card's outline has the deck's width / height give or take this much (a tilted view);
+#: an outline further off is a printed frame or a misfit, and the capture is refused.
+SHAPE_MISFIT = 0.05
+TURN_PEERS = 40  # faces already taught that a new one is turned to lie like
+SHAPE_GAIN = 0.05  # an outer outline this much nearer the deck's aspect beats a printed frame
+FRAME_SHARE = 2.5  # a printed frame covers more than 1 / FRAME_SHARE of its card
 
 
 class NoCardInView(NotNow):
@@ -164,8 +170,9 @@ def find_one_card(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarr
     from vision.cards_find import find_card_quads
     from vision.deck import DEFAULT_ASPECT
 
-    quads = find_card_quads(frame, DEFAULT_ASPECT if aspect is None else aspect)
-    cards = _whole_cards(frame, quads, EDGE_CONTRAST)
+    aspect = DEFAULT_ASPECT if aspect is None else aspect
+    quads = find_card_quads(frame, aspect)
+    cards = _whole_cards(frame, quads, EDGE_CONTRAST, aspect)
     if not cards:
         raise NoCardInView("No card in view: put one card face up under the camera.")
     if len(cards) > 1:
@@ -181,9 +188,13 @@ def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise InvalidAction("The camera picture is not a colour image.")
     from vision.cards import rectify
+    from vision.deck import DEFAULT_ASPECT
 
     quad = _refined(frame, find_one_card(frame, aspect=aspect))
     quad = _upright(quad)
+    if _shape_misfit(quad, DEFAULT_ASPECT if aspect is None else aspect) > SHAPE_MISFIT:
+        raise NoCardInView("I cannot make out the card's edge: put it on a plain part of "
+                           "the table, away from other things, and try again.")
     sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
     width = (sides[0] + sides[2]) / 2
     height = max((sides[1] + sides[3]) / 2, 1.0)
@@ -192,12 +203,13 @@ def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
     return face
 
 
-def _whole_cards(frame: np.ndarray, quads: list[np.ndarray], contrast: float
-                 ) -> list[np.ndarray]:
+def _whole_cards(frame: np.ndarray, quads: list[np.ndarray], contrast: float,
+                 aspect: float = 63 / 88) -> list[np.ndarray]:
     """The hypotheses with an edge all round, one per card. Of outlines nested in one
     another the clearest wins, and of equally clear ones the outermost, since a card's
     printed frames have edges all round too (a made-up outline on a patterned table
-    around the card rarely shows an edge at every point)."""
+    around the card rarely shows an edge at every point). But a clear printed frame
+    (an art box) loses to an outline around it that has the deck's shape."""
     passing = []
     for quad in quads:
         share, weakest = _edge_score(frame, quad, contrast)
@@ -209,7 +221,26 @@ def _whole_cards(frame: np.ndarray, quads: list[np.ndarray], contrast: float
         if any(_inside(quad.mean(axis=0), c) or _inside(c.mean(axis=0), quad) for c in cards):
             continue  # an outline inside a card already counted (or around it)
         cards.append(quad)
-    return cards
+    return [_outer_card(c, [q for _, _, q in passing], aspect) for c in cards]
+
+
+def _outer_card(card: np.ndarray, passing: list[np.ndarray], aspect: float) -> np.ndarray:
+    """``card``, or the passing outline around it whose shape is much nearer the deck's
+    (``card`` was then a frame printed inside the card)."""
+    best, best_misfit = card, _shape_misfit(card, aspect)
+    for quad in passing:
+        misfit = _shape_misfit(quad, aspect)
+        if (1.15 * _area(card) < _area(quad) < FRAME_SHARE * _area(card)
+                and _inside(card.mean(axis=0), quad) and misfit < best_misfit - SHAPE_GAIN):
+            best, best_misfit = quad, misfit
+    return best
+
+
+def _shape_misfit(quad: np.ndarray, aspect: float) -> float:
+    """How far an outline's width / height is from the deck's (0 = the same)."""
+    sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return abs(float(min(a, b) / max(a, b, 1e-6)) - aspect)
 
 
 def _area(quad: np.ndarray) -> float:
@@ -292,17 +323,27 @@ def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
 def save_taught(folder: str | os.PathLike[str], card_id: str, face: np.ndarray) -> Path:
     """Write ``face`` as ``<card_id>.png`` in the deck folder, replacing what the card had.
 
-    Written to a hidden temporary file and renamed, so a recognizer loading the deck at
+    Turned 180 degrees if it then lies like the deck's other faces (a camera cannot tell
+    which way up a card is). Written to a hidden temporary file and renamed, so a recognizer loading the deck at
     the same moment never reads half a file; older photos of the card (``.jpg``,
     ``@n``) are removed, so a redo replaces the face instead of adding a second one.
 
     :raises OSError: the folder cannot be written.
     """
-    from vision.deck import save_face
+    from vision.deck import save_face, upright_like
+    from vision.imageio import ImageError, read_image
 
     root = Path(folder)
     root.mkdir(parents=True, exist_ok=True)
     target = root / f"{card_id}.png"
+    others = []
+    for f in sorted(root.glob("*.png"))[:TURN_PEERS]:  # lie like the faces already taught
+        if card_id_of(f.name) != card_id and not f.name.startswith("."):
+            try:
+                others.append(read_image(f))
+            except ImageError:
+                pass  # a broken file is named when the deck is loaded
+    face = upright_like(face, others)
     fd, tmp = tempfile.mkstemp(prefix=f".{card_id}-", suffix=".png", dir=root)
     os.close(fd)
     try:

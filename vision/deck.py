@@ -26,8 +26,13 @@ from vision.imageio import ImageError, read_image
 
 CACHE_NAME = ".companion-index.npz"
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
-_FORMAT = 8  # bump when rectification changes: old caches are rebuilt
+_FORMAT = 9  # bump when rectification changes: old caches are rebuilt
 DEFAULT_ASPECT = 63 / 88  # poker card, used when no reference shows an outline
+FACE_HEIGHT = 400  # pixels of the long side of a face saved rectified (taught, rectified_face)
+#: In a face saved rectified, an outline filling this much of it is a frame printed on the
+#: face, not the card's edge on a table (a tight photo's edge fills as much: it is kept).
+FACE_FILL = 0.6
+FACE_ASPECTS = (0.55, 0.85)  # width / height of a picture that may be a whole face
 
 
 @dataclass(frozen=True)
@@ -75,7 +80,7 @@ def build_deck(photos: Sequence[tuple[str, np.ndarray]], *, problems: Sequence[s
     photos : sequence of (card_id, image)
         ``image`` of shape (H, W, 3), uint8, BGR: a scan of the face or a photo of the card.
     """
-    outlines = [find_face_outline(img) for _, img in photos]
+    outlines = [_card_outline(img) for _, img in photos]
     aspects = [_aspect_of(q) for q in outlines if q is not None]
     aspects += [min(i.shape[0], i.shape[1]) / max(i.shape[0], i.shape[1])
                 for (_, i), q in zip(photos, outlines) if q is None]
@@ -84,6 +89,48 @@ def build_deck(photos: Sequence[tuple[str, np.ndarray]], *, problems: Sequence[s
                      ) if photos else np.zeros((0, 1, 1, 3), np.uint8)
     ids = tuple(cid for cid, _ in photos)
     return deck_from_faces(ids, faces, aspect, problems=problems)
+
+
+def _card_outline(image: np.ndarray) -> np.ndarray | None:
+    """The card's outline in a reference picture, or None when the picture is the face
+    itself (no outline, or in a face saved rectified, one that is a frame printed on it)."""
+    quad = find_face_outline(image)
+    if quad is None:
+        return None
+    h, w = image.shape[:2]
+    if max(h, w) == FACE_HEIGHT and FACE_ASPECTS[0] <= min(h, w) / max(h, w) <= FACE_ASPECTS[1] \
+            and _quad_area(quad) >= FACE_FILL * h * w:
+        return None
+    return quad
+
+
+def _quad_area(quad: np.ndarray) -> float:
+    x, y = quad[:, 0].astype(np.float64), quad[:, 1].astype(np.float64)
+    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)
+
+
+def upright_like(face: np.ndarray, others: Sequence[np.ndarray]) -> np.ndarray:
+    """``face`` (h, w, 3) uint8 BGR, or it turned 180 degrees if it then lies more like the
+    ``others`` (faces of the same deck, any size); ``face`` itself when there are none."""
+    if not others:
+        return face
+    total = np.sum([_layout(o) for o in others], axis=0)
+    plain = _layout(face)
+    if float(plain[::-1, ::-1].ravel() @ total.ravel()) > float(plain.ravel() @ total.ravel()):
+        return np.ascontiguousarray(face[::-1, ::-1])
+    return face
+
+
+def _layout(face: np.ndarray) -> np.ndarray:
+    """A face's layout as its profile of lightness from top to bottom (title band, art box,
+    text lines), shape (48, 1), unit length; a straight lighting slope is taken out, since
+    a slope looks the other way round once turned."""
+    grey = cv2.cvtColor(cv2.resize(face, (24, 48), interpolation=cv2.INTER_AREA),
+                        cv2.COLOR_BGR2GRAY).astype(np.float32)
+    rows = grey.mean(axis=1)
+    t = np.linspace(-1.0, 1.0, len(rows), dtype=np.float32)
+    rows = rows - rows.mean() - t * float(t @ rows) / float(t @ t)
+    return (rows / (float(np.linalg.norm(rows)) + 1e-6))[:, None]
 
 
 def deck_from_faces(ids: tuple[str, ...], faces: np.ndarray, aspect: float, *,
@@ -108,7 +155,7 @@ def rectified_face(image: np.ndarray) -> np.ndarray:
     if quad is None:
         return image.copy()
     aspect = _aspect_of(quad)
-    h = 400
+    h = FACE_HEIGHT
     w = round(h * aspect)
     return _upright_face(image, quad, aspect, size=(h, w))
 

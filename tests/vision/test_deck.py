@@ -98,3 +98,12 @@ def test_build_deck_from_photos_names_the_right_card():
     from vision.cards import read_cards
 
     assert read_cards(frame, deck).ids == ("num-2",)
+
+
+def test_a_card_photographed_on_a_table_is_still_cut_out_of_it():
+    from vision.deck import _card_outline
+
+    photo = cs.place(cs.table((400, 480), seed=9), cs.faces()["act-drop"],
+                     cs.card_corners((200, 240), 380, 7))
+    assert _card_outline(photo) is not None
+    assert _card_outline(rectified_face(photo)) is None, "a rectified face is used whole"
