@@ -31,6 +31,10 @@ log = logging.getLogger(__name__)
 DICE_GAMES = frozenset({"toss-up"})
 
 
+#: Motion score above which the picture is another scene, not a hand coming in.
+SCENE_CHANGE = 30.0
+
+
 class Recognizer:
     """Reads the capture thread's latest frame a few times a second.
 
@@ -108,7 +112,7 @@ class Recognizer:
         else:
             reading = read_dice(frame, calibration=self.calibration)
             motion = motion_score(previous, frame)
-            self._watch_hand(frame)
+            self._watch_hand(frame, motion)
             self.frames += 1
         with self._lock:
             self._frame, self._reading = frame, reading
@@ -116,8 +120,15 @@ class Recognizer:
         if decision is not None:
             self.link.on_reading(decision.reading if decision.settled else None)
 
-    def _watch_hand(self, frame: np.ndarray) -> None:
-        """Look for a hand over the table; the phones see ``hand`` (true while one is)."""
+    def _watch_hand(self, frame: np.ndarray, motion: float) -> None:
+        """Look for a hand over the table; the phones see ``hand`` (true while one is).
+
+        A change of the whole picture (the camera moved, the light switched, a replay of
+        photos of other tables) makes the watcher learn the table again: an arm coming in
+        moves far less of the picture (motion 4-21 against 34 and more for a new table).
+        """
+        if motion > SCENE_CHANGE:
+            self.hand_watcher.reset()
         self.hand_watcher.update(frame)
         self.session.set_extra("hand", self.hand_watcher.last.hand)
 
@@ -163,7 +174,7 @@ class Recognizer:
         else:
             reading = read_cards(frame, self._deck)
             motion = motion_score(previous, frame)
-            self._watch_hand(frame)
+            self._watch_hand(frame, motion)
             self.frames += 1
         with self._lock:
             self._frame, self._reading = frame, reading

@@ -89,3 +89,21 @@ def test_a_hand_reaching_in_again_holds_back_the_next_roll(session, clock, frame
     show(recognizer, table, clock, arm, 20, fresh=True)  # a hand picks the dice up again
     assert session.extras()[1]["dice"] == dice, "no new decision while the hand is in view"
     assert session.state()["hand"] is True, "the phones are told a hand is in view"
+
+
+def test_a_replay_of_other_tables_is_never_taken_for_a_hand(session, clock):
+    """The demo's replay camera jumps between photos of different tables: each is learned
+    afresh (a whole new picture moves far more than an arm coming in)."""
+    from pathlib import Path
+
+    from vision.imageio import read_image
+
+    folder = Path(__file__).resolve().parents[2] / "companion" / "demo" / "frames"
+    photos = [read_image(p) for p in sorted(folder.glob("*.jpg"))]
+    table = Table()
+    recognizer = Recognizer(table.latest, session, link=DiceLink(session), clock=clock)
+    seen = []
+    for photo in photos * 2:
+        show(recognizer, table, clock, photo, 8, fresh=True)
+        seen.append(session.state()["hand"])
+    assert not any(seen), f"a hand was seen on {seen.count(True)} of {len(seen)} photos"
