@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
 import pytest
 from gpiozero.pins.mock import MockFactory
 
@@ -27,3 +31,30 @@ def mock_factory():
     finally:
         factory.reset()
         factory.close()
+
+
+#: Debian's Chromium: the browser tests drive it and never download a browser.
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium through Playwright, one per test module.
+
+    Skipped with a reason when /usr/bin/chromium is missing, except under CI (the env var
+    CI set), where that fails the test.
+    """
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()

@@ -13,6 +13,7 @@ from companion.journal import Journal
 from companion.recognition import Recognizer
 from companion.session import Session
 from vision.imageio import read_image
+from tests.support.table import Table, watch
 
 SUITE = Path(__file__).resolve().parents[2] / "tests" / "data" / "cards-scenes"
 #: The rendered suite's synthetic faces stand in for two Sorry! cards.
@@ -35,19 +36,6 @@ def session(tmp_path, clock):
     s.start("sorry-21", ["Ann", "Bob"])
     yield s
     s.journal.close()
-
-
-class Table:
-    frame = None
-
-    def latest(self):
-        return self.frame
-
-
-def watch(recognizer, clock, steps=8):
-    for _ in range(steps):
-        recognizer.step()
-        clock.advance(0.1)
 
 
 def test_each_new_top_card_is_offered_and_confirmed(session, decks, clock):

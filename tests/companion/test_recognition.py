@@ -12,6 +12,7 @@ from companion.journal import Journal
 from companion.recognition import Recognizer
 from companion.session import Session
 from vision.imageio import read_image
+from tests.support.table import Table
 
 FRAMES = Path(__file__).resolve().parents[2] / "companion" / "demo" / "frames"
 
@@ -19,16 +20,6 @@ FRAMES = Path(__file__).resolve().parents[2] / "companion" / "demo" / "frames"
 def labelled_frames():
     labels = json.loads((FRAMES / "labels.json").read_text())["images"]
     return [(read_image(FRAMES / name), label) for name, label in sorted(labels.items())]
-
-
-class Table:
-    """A camera over a table: ``show(frame)`` is what ``latest()`` returns from now on."""
-
-    def __init__(self):
-        self.frame = None
-
-    def latest(self):
-        return self.frame
 
 
 @pytest.fixture

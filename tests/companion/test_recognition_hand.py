@@ -16,16 +16,7 @@ from companion.session import Session
 from scenes import dice as scenes
 from tests.vision.hand_support import with_arm
 from vision.dice import read_dice
-
-
-class Table:
-    """A camera over a table: ``show(frame)`` is what ``latest()`` returns from now on."""
-
-    def __init__(self):
-        self.frame = None
-
-    def latest(self):
-        return self.frame
+from tests.support.table import Table
 
 
 def render(n_dice: int) -> np.ndarray:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import http.server
 import threading
-from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -18,9 +17,6 @@ from tests.stress.harness import PIN, ServeProcess
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 _EVIL = """<!doctype html><html><head><title>evil</title></head><body>
 <form id="json" method="post" action="{target}/api/games" enctype="text/plain">
@@ -45,17 +41,6 @@ Promise.allSettled(tries).then(() => {{
 </script></body></html>"""
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture

@@ -8,9 +8,7 @@ under CI. The bench with figures is ``bench/bench_timer_sync.py``.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -18,9 +16,6 @@ from companion.camera_link import CardLink
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "bypass_csp": True}  # the probes are evaluated scripts
 SKEW = """(() => { const real = Date.now; Date.now = () => real() + %f * 1000; })();"""
@@ -36,20 +31,6 @@ LEFT = """() => [(performance.timeOrigin + performance.now()) / 1000,
   Number(document.getElementById("phase-timer").dataset.deadline) - Clock.now()]"""
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        message = f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def open_phone(browser: Any, url: str, skew: float = 0.0) -> Any:

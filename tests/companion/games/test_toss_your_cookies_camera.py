@@ -15,6 +15,7 @@ from companion.errors import NotNow
 from companion.journal import Journal
 from companion.recognition import Recognizer
 from companion.session import Session
+from tests.support.table import Table, watch
 
 SUITE = Path(__file__).resolve().parents[2] / "data" / "cards-scenes"
 #: The rendered suite's synthetic faces stand in for Toss Your Cookies cards.
@@ -94,19 +95,6 @@ def hand_frame(faces: tuple[str, ...], seed: int) -> np.ndarray:
                 blur=0.0, noise=2.0, quality=90)
     data, _ = render(plan, np.random.default_rng(seed), images)
     return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-
-
-class Table:
-    frame = None
-
-    def latest(self):
-        return self.frame
-
-
-def watch(recognizer, clock, steps=8):
-    for _ in range(steps):
-        recognizer.step()
-        clock.advance(0.1)
 
 
 NO_MILK = ("hero-fox",) * 4 + ("rune-square",)  # 4 Chocolate Chip and a Wild
