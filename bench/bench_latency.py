@@ -29,7 +29,7 @@ import threading
 import time
 from typing import Any
 
-from bench_web import child_server, percentile  # same folder: the shared server set-up
+from bench_web import Client, child_server, percentile  # same folder: shared set-up
 
 PIN = "13579"
 CHROMIUM = "/usr/bin/chromium"
@@ -46,23 +46,6 @@ TAP = """() => { for (let i = 0; i < 10; i++)
   const t = performance.timeOrigin + performance.now();
   document.getElementById("record-roll").click();
   return t; }"""
-
-
-class Phone(threading.Thread):
-    """A plain SSE client that reads every message (a phone that keeps up)."""
-
-    def __init__(self, port: int, ready: threading.Barrier) -> None:
-        super().__init__(daemon=True)
-        self.port, self.ready, self.last = port, ready, -1
-
-    def run(self) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        conn.request("GET", "/api/events")
-        response = conn.getresponse()
-        self.ready.wait()
-        for line in iter(response.readline, b""):
-            if line.startswith(b"id: "):
-                self.last = int(line[4:])
 
 
 def start_game(port: int) -> None:
@@ -92,7 +75,7 @@ def measure(port: int, rounds: int, clients: int) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     ready = threading.Barrier(clients + 1)
-    phones = [Phone(port, ready) for _ in range(clients)]
+    phones = [Client(port, ready) for _ in range(clients)]
     for phone in phones:
         phone.start()
     ready.wait(timeout=30)
@@ -118,7 +101,7 @@ def measure(port: int, rounds: int, clients: int) -> dict[str, Any]:
             latencies.append(shown - tapped)
         chromium.close()
     latencies = latencies[3:]
-    behind = sum(1 for p in phones if p.last < version)
+    behind = sum(1 for p in phones if max(p.seen, default=-1) < version)
     return {"rounds": rounds, "sse_clients": clients, "clients_behind_at_end": behind,
             "tap_to_second_browser_median_ms": round(statistics.median(latencies), 1),
             "p90_ms": round(percentile(latencies, .90), 1),

@@ -38,9 +38,7 @@ import contextlib
 import http.client
 import json
 import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -49,6 +47,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench_web import Client, percentile  # noqa: E402  (same folder)
+from tests.stress.harness import ServeProcess  # noqa: E402
+
 PIN = "97531"
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
@@ -84,37 +87,11 @@ MODEL = """() => { const el = document.getElementById("phase-timer");
 TOSS_CALLED = """() => (window.__calls.filter(c => c[0] === "Toss!").pop() || [0, 0])[1] || null"""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def companion_server() -> Iterator[int]:
     """``companion serve`` in a child process on a fresh data folder; yields its port."""
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        child = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from companion.cli import main; "
-             "sys.exit(main())", "serve", "--host", "127.0.0.1", "--port",
-             str(port), "--camera", "none", "--data-dir", tmp, "--pin", PIN,
-             "--buzzer", "none"], cwd=ROOT, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL)
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    request(port, "GET", "/api/state")
-                    break
-                except OSError:
-                    if time.monotonic() > deadline or child.poll() is not None:
-                        raise SystemExit("companion serve did not start")
-                    time.sleep(0.1)
-            yield port
-        finally:
-            child.terminate()
-            child.wait(timeout=10)
+    with tempfile.TemporaryDirectory() as tmp, ServeProcess(Path(tmp) / "data", pin=PIN) as server:
+        yield server.port
 
 
 def request(port: int, method: str, path: str, body: Any = None) -> dict[str, Any]:
@@ -132,23 +109,6 @@ def request(port: int, method: str, path: str, body: Any = None) -> dict[str, An
     return data
 
 
-class Phone(threading.Thread):
-    """A plain SSE client: the wall-clock time each version reached it."""
-
-    def __init__(self, port: int, ready: threading.Barrier) -> None:
-        super().__init__(daemon=True)
-        self.port, self.ready, self.seen = port, ready, {}
-
-    def run(self) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
-        conn.request("GET", "/api/events")
-        response = conn.getresponse()
-        self.ready.wait()
-        for line in iter(response.readline, b""):
-            if line.startswith(b"id: "):
-                self.seen.setdefault(int(line[4:]), time.time() * 1000)
-
-
 def until(check: Any, timeout: float, what: str) -> Any:
     """Poll ``check()`` until it returns a truthy value."""
     deadline = time.monotonic() + timeout
@@ -161,10 +121,8 @@ def until(check: Any, timeout: float, what: str) -> Any:
 
 
 def summary(values: list[float]) -> dict[str, float]:
-    ordered = sorted(values)
-    return {"n": len(values), "median_ms": round(statistics.median(ordered), 1),
-            "p90_ms": round(ordered[int(round(0.9 * (len(ordered) - 1)))], 1),
-            "max_ms": round(ordered[-1], 1)}
+    return {"n": len(values), "median_ms": round(statistics.median(values), 1),
+            "p90_ms": round(percentile(values, 0.9), 1), "max_ms": round(max(values), 1)}
 
 
 def open_pages(chromium: Any, port: int, count: int) -> list[Any]:
@@ -213,7 +171,7 @@ def paper_tales(port: int, pages: list[Any], phase: float) -> dict[str, Any]:
             "model_remaining_spread_across_pages": summary(model)}
 
 
-def toss(port: int, pages: list[Any], phones: list[Phone], tosses: int) -> dict[str, Any]:
+def toss(port: int, pages: list[Any], phones: list[Client], tosses: int) -> dict[str, Any]:
     """The Toss button ``tosses`` times; spreads of countdown arrival and of "Toss!"."""
     request(port, "POST", "/api/games", {
         "game": "toss-your-cookies", "players": ["Ann", "Ben", "Cy", "Di"],
@@ -262,7 +220,8 @@ def main() -> None:
 
     with companion_server() as port:
         ready = threading.Barrier(args.clients + 1)
-        phones = [Phone(port, ready) for _ in range(args.clients)]
+        phones = [Client(port, ready, clock=lambda: time.time() * 1000)
+                  for _ in range(args.clients)]
         for phone in phones:
             phone.start()
         ready.wait(timeout=30)

@@ -31,7 +31,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
 PIN = "2468"
@@ -111,16 +111,21 @@ def round_trip(port: int, count: int, pid: int) -> dict:
 
 
 class Client(threading.Thread):
-    """One phone: holds the stream and stamps the receipt time of every version."""
+    """One phone: holds the stream and stamps the receipt time of every version.
 
-    def __init__(self, port: int, ready: threading.Barrier) -> None:
+    ``clock`` gives the stamps (default ``time.perf_counter``; epoch milliseconds when they
+    are compared with browser pages' ``performance.timeOrigin + performance.now()``).
+    """
+
+    def __init__(self, port: int, ready: threading.Barrier,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         super().__init__(daemon=True)
-        self.port, self.ready = port, ready
+        self.port, self.ready, self.clock = port, ready, clock
         self.seen: dict[int, float] = {}
         self.changed = threading.Condition()
 
     def run(self) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
         conn.request("GET", "/api/events")
         response = conn.getresponse()
         self.ready.wait()
@@ -129,7 +134,7 @@ class Client(threading.Thread):
             if not line:
                 return
             if line.startswith(b"id: "):
-                now = time.perf_counter()
+                now = self.clock()
                 with self.changed:
                     self.seen[int(line[4:])] = now
                     self.changed.notify_all()
