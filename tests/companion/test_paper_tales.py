@@ -10,6 +10,7 @@ from companion.errors import ActionError, IllegalAction, InvalidAction, NotNow
 from companion.games import find_game
 from companion.games import paper_tales as game
 from companion.games.paper_tales_ledger import PHASES, score_wars
+from tests.support import rules
 from tests.support.rules import T0, apply_action
 
 
@@ -26,11 +27,7 @@ def play(state: game.State, *actions: dict) -> game.State:
 
 
 def refused(state: game.State, data: dict, error: type, match: str) -> None:
-    """The action is refused with ``error`` and a sentence, and nothing changes."""
-    before = state
-    with pytest.raises(error, match=match):
-        game.check(state, game.parse_action({"at": T0, **data}))
-    assert state == before
+    rules.refused(game, state, data, error, match)
 
 
 NEXT = {"type": "next"}

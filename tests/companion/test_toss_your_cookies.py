@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from companion.errors import ActionError, IllegalAction, InvalidAction, NotNow
 from companion.games import find_game
 from companion.games import toss_your_cookies as game
+from tests.support import rules
 from tests.support.rules import T0, apply_action
 
 
@@ -27,10 +28,7 @@ def play(state: game.State, *actions: dict) -> game.State:
 
 
 def refused(state: game.State, data: dict, error: type, match: str) -> None:
-    before = state
-    with pytest.raises(error, match=match):
-        game.check(state, game.parse_action({"at": T0, **data}))
-    assert state == before, "a refused action changes nothing"
+    rules.refused(game, state, data, error, match)
 
 
 def roll(action: str, number: int | str, at: float = T0) -> dict:

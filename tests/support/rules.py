@@ -5,6 +5,8 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
+import pytest
+
 #: The "at" stamp the session would put on an action.
 T0 = 1_700_000_000.0
 
@@ -25,3 +27,12 @@ def replay(game: ModuleType, state: Any, actions: list[dict], at: float | None =
     for data in actions:
         state, _ = apply_action(game, state, data, at)
     return state
+
+
+def refused(game: ModuleType, state: Any, data: dict, error: type, match: str) -> None:
+    """The action is refused with ``error`` and a sentence matching ``match``, and nothing
+    changes."""
+    before = state
+    with pytest.raises(error, match=match):
+        game.check(state, game.parse_action({"at": T0, **data}))
+    assert state == before, "a refused action changes nothing"

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from companion.errors import ActionError, InvalidAction, NotNow
 from companion.games import toss_your_cookies as game
 from companion.games.toss_your_cookies_hand import describe_hand, hand_verdict, short_name
+from tests.support import rules
 from tests.support.rules import T0, apply_action
 
 COOKIES = ("chocolate-chip", "iced-sugar", "gingerbread", "fortune")
@@ -23,10 +24,7 @@ def play(state: game.State, *actions: dict) -> game.State:
 
 
 def refused(state: game.State, data: dict, error: type, match: str) -> None:
-    before = state
-    with pytest.raises(error, match=match):
-        game.check(state, game.parse_action({"at": T0, **data}))
-    assert state == before, "a refused action changes nothing"
+    rules.refused(game, state, data, error, match)
 
 
 def four(**options) -> game.State:
