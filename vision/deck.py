@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision.cards_find import find_face_outline
+from vision.cards_single import quad_area
 from vision.cards_match import COARSE_H, FINE_SCALE, Bank, build_bank, canonical_size
 from vision.imageio import ImageError, read_image
 
@@ -99,14 +100,9 @@ def _card_outline(image: np.ndarray) -> np.ndarray | None:
         return None
     h, w = image.shape[:2]
     if max(h, w) == FACE_HEIGHT and FACE_ASPECTS[0] <= min(h, w) / max(h, w) <= FACE_ASPECTS[1] \
-            and _quad_area(quad) >= FACE_FILL * h * w:
+            and quad_area(quad) >= FACE_FILL * h * w:
         return None
     return quad
-
-
-def _quad_area(quad: np.ndarray) -> float:
-    x, y = quad[:, 0].astype(np.float64), quad[:, 1].astype(np.float64)
-    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)
 
 
 def upright_like(face: np.ndarray, others: Sequence[np.ndarray]) -> np.ndarray:

@@ -1,0 +1,149 @@
+"""One card alone on the table: its outline, for teaching a deck from the camera.
+
+:func:`whole_cards` keeps the outline hypotheses of :func:`vision.cards_find.find_card_quads`
+that are whole cards (the colour changes across all four sides, as at a card's edge and
+rarely along a made-up outline on a patterned table); :func:`card_outline` fits the
+chosen one again on a crop around it and orders its corners as a portrait card's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.cards_find import find_card_quads, find_face_outline
+
+#: Colour distance (0-441) across a card's edge that counts as an edge: low enough for a
+#: pale card on a pale table, or a grey card on a dim grey cloth.
+EDGE_CONTRAST = 15.0
+EDGE_SHARE, EDGE_SIDE = 0.85, 0.6  # share of edge points that must show it: all, each side
+EDGE_CLEAR = 0.95  # an outline this clear is preferred to a larger, less clear one
+SHAPE_GAIN = 0.05  # an outer outline this much nearer the deck's aspect beats a printed frame
+FRAME_SHARE = 2.5  # a printed frame covers more than 1 / FRAME_SHARE of its card
+
+
+def whole_cards(frame: np.ndarray, aspect: float) -> list[np.ndarray]:
+    """The outlines of the whole cards in ``frame`` (BGR uint8), one (4, 2) array each.
+
+    ``aspect`` is the deck's width / height (a printed art box inside a card loses to the
+    outline around it that has this shape).
+    """
+    return _whole_cards(frame, find_card_quads(frame, aspect), EDGE_CONTRAST, aspect)
+
+
+def card_outline(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """``quad`` fitted again on a crop around the card, corners as top-left, top-right,
+    bottom-right, bottom-left of a portrait card."""
+    return _upright(_refined(frame, quad))
+
+
+def _whole_cards(frame: np.ndarray, quads: list[np.ndarray], contrast: float,
+                 aspect: float) -> list[np.ndarray]:
+    """The hypotheses with an edge all round, one per card. Of outlines nested in one
+    another the clearest wins, and of equally clear ones the outermost, since a card's
+    printed frames have edges all round too (a made-up outline on a patterned table
+    around the card rarely shows an edge at every point). But a clear printed frame
+    (an art box) loses to an outline around it that has the deck's shape."""
+    passing = []
+    for quad in quads:
+        share, weakest = _edge_score(frame, quad, contrast)
+        if share >= EDGE_SHARE and weakest >= EDGE_SIDE:
+            passing.append((share >= EDGE_CLEAR, quad_area(quad), quad))
+    passing.sort(key=lambda p: (-p[0], -p[1]))
+    cards: list[np.ndarray] = []
+    for _, _, quad in passing:
+        if any(_inside(quad.mean(axis=0), c) or _inside(c.mean(axis=0), quad) for c in cards):
+            continue  # an outline inside a card already counted (or around it)
+        cards.append(quad)
+    return [_outer_card(c, [q for _, _, q in passing], aspect) for c in cards]
+
+
+def _outer_card(card: np.ndarray, passing: list[np.ndarray], aspect: float) -> np.ndarray:
+    """``card``, or the passing outline around it whose shape is much nearer the deck's
+    (``card`` was then a frame printed inside the card)."""
+    best, best_misfit = card, shape_misfit(card, aspect)
+    for quad in passing:
+        misfit = shape_misfit(quad, aspect)
+        if (1.15 * quad_area(card) < quad_area(quad) < FRAME_SHARE * quad_area(card)
+                and _inside(card.mean(axis=0), quad) and misfit < best_misfit - SHAPE_GAIN):
+            best, best_misfit = quad, misfit
+    return best
+
+
+def shape_misfit(quad: np.ndarray, aspect: float) -> float:
+    """How far an outline's width / height is from the deck's (0 = the same)."""
+    sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return abs(float(min(a, b) / max(a, b, 1e-6)) - aspect)
+
+
+def quad_area(quad: np.ndarray) -> float:
+    """Area of a quadrilateral in square pixels (shoelace)."""
+    x, y = quad[:, 0].astype(np.float64), quad[:, 1].astype(np.float64)
+    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)
+
+
+def _refined(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The outline fitted again on a crop around the card (as a reference photo), if it
+    agrees with ``quad``; else ``quad``."""
+    h, w = frame.shape[:2]
+    x0, y0 = quad.min(axis=0)
+    x1, y1 = quad.max(axis=0)
+    pad = 0.12 * max(x1 - x0, y1 - y0)
+    left, top = int(max(0, x0 - pad)), int(max(0, y0 - pad))
+    right, bottom = int(min(w, x1 + pad + 1)), int(min(h, y1 + pad + 1))
+    found = find_face_outline(frame[top:bottom, left:right])
+    if found is None:
+        return quad
+    found = found.astype(np.float32) + np.array([left, top], np.float32)
+    corner_gap = np.hypot(*(_upright(found)[:, None] - _upright(quad)[None]).T).min(axis=0)
+    return found if corner_gap.max() < 0.08 * max(x1 - x0, y1 - y0) else quad
+
+
+def _upright(quad: np.ndarray) -> np.ndarray:
+    """Corners as top-left, top-right, bottom-right, bottom-left of a portrait card."""
+    q = np.asarray(quad, np.float32)
+    x, y = q[:, 0], q[:, 1]
+    if np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)) < 0:
+        q = q[::-1].copy()  # clockwise on screen (y points down)
+    q = np.roll(q, -int(np.argmin(q.sum(axis=1))), axis=0)
+    sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+    if sides[0] + sides[2] > sides[1] + sides[3]:  # lying sideways: the long side goes down
+        q = np.roll(q, -1, axis=0)
+    return q
+
+
+def _edge_score(frame: np.ndarray, quad: np.ndarray, contrast: float, n: int = 24
+                ) -> tuple[float, float]:
+    """(share of all, share on the weakest side) of points along the outline where the
+    colour just inside differs from just outside by ``EDGE_CONTRAST`` or more."""
+    q = np.asarray(quad, np.float32)
+    ends = np.roll(q, -1, axis=0)
+    edge = ends - q
+    normal = np.stack([-edge[:, 1], edge[:, 0]], axis=1)
+    normal /= np.linalg.norm(normal, axis=1, keepdims=True) + 1e-9
+    normal *= np.sign(((q.mean(axis=0) - q) * normal).sum(axis=1))[:, None]  # inwards
+    span = float(np.sqrt(abs(edge[0, 0] * edge[3, 1] - edge[0, 1] * edge[3, 0])))
+    step = max(2.0, 0.04 * span)
+    t = (np.arange(n) + 0.5) / n
+    points = q[:, None] + edge[:, None] * t[None, :, None]  # (4, n, 2)
+    inside = _pixels(frame, points + normal[:, None] * step)
+    outside = _pixels(frame, points - normal[:, None] * step)
+    strong = np.linalg.norm(inside - outside, axis=2) >= contrast
+    return float(strong.mean()), float(strong.mean(axis=1).min())
+
+
+def _pixels(frame: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Colours at (x, y) points (nearest pixel, clamped to the frame), float32."""
+    h, w = frame.shape[:2]
+    x = np.clip(np.rint(points[..., 0]), 0, w - 1).astype(np.intp)
+    y = np.clip(np.rint(points[..., 1]), 0, h - 1).astype(np.intp)
+    return frame[y, x].astype(np.float32)
+
+
+def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
+    """True when ``point`` (x, y) lies inside the convex ``quad``."""
+    q = np.asarray(quad, np.float32)
+    edge = np.roll(q, -1, axis=0) - q
+    rel = point - q
+    cross = edge[:, 0] * rel[:, 1] - edge[:, 1] * rel[:, 0]
+    return bool((cross >= 0).all() or (cross <= 0).all())
