@@ -321,18 +321,20 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
     roi = (slice(y0, y1), slice(x0, x1))
     bgr = work[roi]
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    planes = cv2.split(hsv)  # once, for the class map, the gradient and the faces
     cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
-                           light_value=params.light_value, min_value=params.min_value)
+                           light_value=params.light_value, min_value=params.min_value,
+                           planes=planes)
     table_v = cv2.resize(table.max(axis=2), (w, h), interpolation=cv2.INTER_LINEAR)[roi]
-    brighter = cv2.compare(hsv[..., 2], cv2.convertScaleAbs(table_v, alpha=1.12, beta=6),
+    brighter = cv2.compare(planes[2], cv2.convertScaleAbs(table_v, alpha=1.12, beta=6),
                            cv2.CMP_GT)
     unlike = cv2.bitwise_or(brighter, raw[roi])
-    grad = faces_.gradient(hsv)
+    grad = faces_.gradient(hsv, planes)
     near = np.zeros(hsv.shape[:2], np.uint8)
     for x, y, bw, bh, _ in boxes:
         near[max(0, y - pad - y0):y + bh + pad - y0, max(0, x - pad - x0):x + bw + pad - x0] = 255
     found = faces_.face_candidates(cls, mask[roi], near, unlike, hsv, bgr, grad, (x0, y0),
                                    min_area, max_whole=2.5 * side * side,
-                                   shape=(params.max_aspect, params.min_fill))
+                                   shape=(params.max_aspect, params.min_fill), value=planes[2])
     found += find_marks(cls, hsv, bgr, grad, near, (x0, y0), min_area, params.max_side)
     return found

@@ -22,6 +22,7 @@ import cv2
 
 from vision import dice_faces as faces_
 from vision.dice_measure import blob_stats, outer_contours
+from vision.dice_segment import fill_holes
 
 
 def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
@@ -129,14 +130,6 @@ def edge_mask(work: np.ndarray, half: np.ndarray | None = None) -> np.ndarray:
     return cv2.resize(filled, (w, h), interpolation=cv2.INTER_NEAREST)
 
 
-def fill_holes(mask: np.ndarray) -> np.ndarray:
-    """Fill the holes of every outer contour of a 0/255 mask."""
-    contours = outer_contours(mask)
-    out = np.zeros_like(mask)
-    cv2.drawContours(out, contours, -1, 255, cv2.FILLED)
-    return out
-
-
 def blob_colour(cls_map: np.ndarray, box: np.ndarray) -> tuple[int, float]:
     """The colour class covering most of a blob's inner part, and its share there;
     ``box`` in the class map's pixels."""
@@ -187,7 +180,7 @@ def _pip_groups(grey: np.ndarray, seen: np.ndarray, side: float, found: list, *,
     k = max(5, int(0.45 * side) | 1)
     hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT,
                            cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))  # fast
-    spots = cv2.bitwise_and(cv2.compare(hat, min_contrast, cv2.CMP_GT), cv2.bitwise_not(seen))
+    spots = cv2.subtract(cv2.compare(hat, min_contrast, cv2.CMP_GT), seen)  # seen is 0/255
     n, stats, cents = blob_stats(spots)
     if n <= 1:
         return []

@@ -57,11 +57,12 @@ class Face:
 
 
 def class_map(hsv: np.ndarray, hue_edges: tuple[int, int, int, int, int], *, min_sat: int,
-              light_value: int, min_value: int) -> np.ndarray:
+              light_value: int, min_value: int, planes: tuple | None = None) -> np.ndarray:
     """Colour class per pixel of an HSV (OpenCV ranges) image; uint8 of the class codes.
 
     ``hue_edges`` = (red|orange, orange|yellow, yellow|green, green|blue, blue|red) in
     OpenCV hue 0-180; orange and blue-to-purple are other games' colours (class HUE).
+    ``planes`` is ``cv2.split(hsv)`` when the caller has it already.
     """
     ro, ry, yg, go, orr = hue_edges
     lut = np.full(256, HUE, np.uint8)
@@ -69,7 +70,7 @@ def class_map(hsv: np.ndarray, hue_edges: tuple[int, int, int, int, int], *, min
     lut[orr:181] = RED
     lut[ry:yg] = YELLOW
     lut[yg:go] = GREEN
-    hue, sat, val = cv2.split(hsv)  # OpenCV copies a strided channel on every call
+    hue, sat, val = planes or cv2.split(hsv)  # OpenCV copies a strided channel on every call
     out = cv2.LUT(hue, lut)
     grey = cv2.compare(sat, min_sat, cv2.CMP_LT) | cv2.compare(val, min_value, cv2.CMP_LT)
     light = grey & cv2.compare(val, light_value, cv2.CMP_GE)
@@ -83,7 +84,7 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
                     raw_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
                     grad: np.ndarray, offset: tuple[int, int], min_area: float, *,
                     max_whole: float, shape: tuple[float, float] = (2.4, 0.5),
-                    core: float = 0.8) -> list[Face]:
+                    core: float = 0.8, value: np.ndarray | None = None) -> list[Face]:
     """Face candidates around one blob; ``offset`` (x, y) places the ROI in the work image.
 
     Coloured pixels count where they differ from the table (``raw_roi``) within half a die
@@ -95,12 +96,13 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
     runs that are table-coloured are tried too, but only keep faces with pips.
     ``shape`` (longest aspect, least fill) bounds what is measured; coloured outlines
     may be up to 2.4 times longer than wide (two touching dice of one colour, for
-    ``dice_split``).
+    ``dice_split``).  ``value`` is the ROI's V plane (contiguous) when the caller has it.
     """
     parts: list[dict] = []
     wholes: list[bool] = []
     long_ = (max(shape[0], 2.4), shape[1])  # two dice of one colour side by side
-    value = np.ascontiguousarray(hsv_roi[..., 2])  # cut into many crops for OpenCV
+    if value is None:
+        value = np.ascontiguousarray(hsv_roi[..., 2])  # cut into many crops for OpenCV
     near = cv2.compare(near_roi, 0, cv2.CMP_GT)
     unlike = cv2.bitwise_and(near, cv2.compare(raw_roi, 0, cv2.CMP_GT))
     blob = cv2.compare(blob_roi, 0, cv2.CMP_GT)
@@ -200,10 +202,11 @@ def with_body(face: Face, body: float) -> Face:
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
-def gradient(hsv_roi: np.ndarray) -> np.ndarray:
+def gradient(hsv_roi: np.ndarray, planes: tuple | None = None) -> np.ndarray:
     """Per-pixel contrast: the larger 3x3 morphological gradient of value and saturation,
-    doubled (about what a Sobel filter gives on a clean step), as uint8."""
-    _, sat, val = cv2.split(hsv_roi)
+    doubled (about what a Sobel filter gives on a clean step), as uint8; ``planes`` is
+    ``cv2.split(hsv_roi)`` when the caller has it already."""
+    _, sat, val = planes or cv2.split(hsv_roi)
     kernel = np.ones((3, 3), np.uint8)
     g = cv2.max(cv2.morphologyEx(sat, cv2.MORPH_GRADIENT, kernel),
                 cv2.morphologyEx(val, cv2.MORPH_GRADIENT, kernel))

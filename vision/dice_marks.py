@@ -65,13 +65,13 @@ def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre:
     steps = np.arange(radius + 1.0, radius * 5.0 + 2.0, 1.0)
     # the first three samples of each ray first: most spots have no light body around
     near = centre[None, None, :] + _DIRS[:, None, :] * steps[None, :3, None]
-    xs = np.clip(np.round(near[..., 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(near[..., 1]).astype(int), 0, h - 1)
+    xs = _clip(np.round(near[..., 0]).astype(int), w - 1)
+    ys = _clip(np.round(near[..., 1]).astype(int), h - 1)
     if np.count_nonzero(cls_roi[ys, xs] == faces_.LIGHT) < 0.6 * xs.size:
         return None  # not ringed by a light body
     pts = centre[None, None, :] + _DIRS[:, None, :] * steps[None, :, None]
-    xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    xs = _clip(np.round(pts[..., 0]).astype(int), w - 1)
+    ys = _clip(np.round(pts[..., 1]).astype(int), h - 1)
     light = cls_roi[ys, xs] == faces_.LIGHT
     v = value[ys, xs].astype(np.float32)
     first = light[:, :3]
@@ -83,10 +83,15 @@ def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre:
     leaves = np.where(out_pair.any(axis=1), out_pair.argmax(axis=1), -1)
     inside_ok = (pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0) & (pts[..., 1] < h)
     bounded = leaves >= 0
-    if bounded.mean() < 0.75 or not inside_ok[:, 0].all():
+    if np.count_nonzero(bounded) < 0.75 * len(bounded) or not inside_ok[:, 0].all():
         return None  # the light area runs on: a coloured spot on a light table
     reach = steps[leaves[bounded]]
     med = faces_.percentile(reach, 50)
     if med < 1.15 * radius or med > 4.5 * radius or faces_.percentile(reach, 20) < 0.5 * med:
         return None
     return 1.8 * med
+
+
+def _clip(a: np.ndarray, hi: int) -> np.ndarray:
+    """``np.clip(a, 0, hi)`` for an int array, without ``np.clip``'s per-call overhead."""
+    return np.minimum(np.maximum(a, 0), hi)

@@ -13,7 +13,6 @@ import numpy as np
 
 import cv2
 
-from vision.dice_measure import outer_contours
 
 # Weights of (Y, Cr, Cb) in the colour distance: brightness counts less than colour.
 _A, _B = 1.6, 0.5
@@ -93,18 +92,24 @@ def clean_mask(mask: np.ndarray, die_px: float) -> np.ndarray:
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
-    """Fill the holes of every outer contour of a 0/255 mask."""
-    contours = outer_contours(mask)
-    out = np.zeros_like(mask)
-    cv2.drawContours(out, contours, -1, 255, cv2.FILLED)
-    return out
+    """Fill the holes of every outer contour of a 0/255 mask.
+
+    The same pixels as drawing each outer contour filled, found quicker: what the
+    background reaches from outside the frame (4-connected) stays 0, all else is 255.
+    """
+    h, w = mask.shape
+    out = np.zeros((h + 2, w + 2), np.uint8)  # a ring of background around the frame
+    out[1:-1, 1:-1] = mask
+    cv2.floodFill(out, None, (0, 0), 128, flags=4)
+    return cv2.compare(out[1:-1, 1:-1], 128, cv2.CMP_NE)
 
 
 def normalise_exposure(frame: np.ndarray, *, target: float = 200.0, max_gain: float = 3.5
                        ) -> np.ndarray:
     """Brighten a dim frame so its bright parts reach ``target`` (never darkens)."""
     small = frame[::8, ::8]
-    top = small.max(axis=2).ravel()
+    # (per-channel maxima: numpy's max over a 3-long last axis is slow)
+    top = np.maximum(np.maximum(small[..., 0], small[..., 1]), small[..., 2]).ravel()
     k = int(0.97 * (top.size - 1))
     bright = float(np.partition(top, k)[k])
     gain = min(max_gain, target / max(bright, 1.0))
