@@ -122,9 +122,10 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     else:
         shrink = 1.0
     size = (work.shape[1], work.shape[0])
+    boxes = _doubled_stats(mask, size)
     mask = cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
     raw = cv2.resize(raw, size, interpolation=cv2.INTER_NEAREST)
-    found = [f for f in _find_faces(mask, raw, work, table, params, side)
+    found = [f for f in _find_faces(mask, raw, work, table, params, side, boxes)
              if not pick.is_table_like(f, _table_at(table, f.centre, _TABLE_STEP * shrink),
                                        lambda f=f: is_table_colour(
                                            f.bgr, threshold=params.fg_threshold, model=model))]
@@ -281,6 +282,16 @@ def _blobs(work: np.ndarray, params: DiceParams, side_hint: float | None
     return mask, raw, table, model, side * 2, half
 
 
+def _doubled_stats(half: np.ndarray, size: tuple[int, int]) -> np.ndarray | None:
+    """The blob stats (``blob_stats``, rows in another order) of the mask ``half`` grown
+    to ``size`` (nearest), taken on ``half`` itself when that is an exact doubling (each
+    pixel a 2x2 block: the same blobs, a quarter of the pixels to label); else None."""
+    h, w = half.shape
+    if size != (2 * w, 2 * h):
+        return None
+    return blob_stats(half)[1] * np.array([2, 2, 2, 2, 4], np.int32)
+
+
 def _guess_side(raw: np.ndarray, params: DiceParams) -> float:
     """Typical die edge length (half-size pixels) from the compact foreground blobs: the
     size at which the blobs this size or smaller hold 35% of the sum of blob sizes."""
@@ -299,14 +310,17 @@ def _guess_side(raw: np.ndarray, params: DiceParams) -> float:
 
 
 def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.ndarray,
-                params: DiceParams, side: float) -> list[faces_.Face]:
-    """Face and mark candidates around every foreground blob.
+                params: DiceParams, side: float, stats: np.ndarray | None = None
+                ) -> list[faces_.Face]:
+    """Face and mark candidates around every foreground blob; ``stats`` are the mask's
+    blob stats (as ``blob_stats``) when at hand.
 
     A blob's coloured faces may reach out of it by half a die where the die's colour is
     close to the table's, so coloured pixels count near a blob where they differ from the
     table or are clearly brighter than it (a green die on green felt).
     """
-    n, stats, _ = blob_stats(mask)
+    if stats is None:
+        _, stats, _ = blob_stats(mask)
     h, w = mask.shape
     min_area = max(params.min_side ** 2 * 0.5, 0.05 * side * side)
     pad = int(0.5 * side) + 2

@@ -65,13 +65,11 @@ def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre:
     steps = np.arange(radius + 1.0, radius * 5.0 + 2.0, 1.0)
     # the first three samples of each ray first: most spots have no light body around
     near = centre[None, None, :] + _DIRS[:, None, :] * steps[None, :3, None]
-    xs = _clip(np.round(near[..., 0]).astype(int), w - 1)
-    ys = _clip(np.round(near[..., 1]).astype(int), h - 1)
+    xs, ys = _pixels(near, w, h)
     if np.count_nonzero(cls_roi[ys, xs] == faces_.LIGHT) < 0.6 * xs.size:
         return None  # not ringed by a light body
     pts = centre[None, None, :] + _DIRS[:, None, :] * steps[None, :, None]
-    xs = _clip(np.round(pts[..., 0]).astype(int), w - 1)
-    ys = _clip(np.round(pts[..., 1]).astype(int), h - 1)
+    xs, ys = _pixels(pts, w, h)
     light = cls_roi[ys, xs] == faces_.LIGHT
     v = value[ys, xs].astype(np.float32)
     first = light[:, :3]
@@ -92,6 +90,8 @@ def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre:
     return 1.8 * med
 
 
-def _clip(a: np.ndarray, hi: int) -> np.ndarray:
-    """``np.clip(a, 0, hi)`` for an int array, without ``np.clip``'s per-call overhead."""
-    return np.minimum(np.maximum(a, 0), hi)
+def _pixels(pts: np.ndarray, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rounded x and y pixel indices of points (..., 2) (x, y), clipped into a w x h image
+    (both at once, without ``np.clip``'s per-call overhead)."""
+    xy = np.minimum(np.maximum(np.round(pts).astype(int), 0), (w - 1, h - 1))
+    return xy[..., 0], xy[..., 1]
