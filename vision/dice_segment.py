@@ -158,7 +158,8 @@ def white_balance(frame: np.ndarray, *, top: float = 0.02, max_chroma: float = 0
     hi = cv2.max(cv2.max(b, g), r).ravel()
     lo = cv2.min(cv2.min(b, g), r).ravel()
     k = int((1 - top) * (len(hi) - 1))
-    bright = hi >= max(int(np.partition(hi, k)[k]), 60)
+    kth = int(np.searchsorted(np.cumsum(np.bincount(hi, minlength=256)), k, side="right"))
+    bright = hi >= max(kth, 60)  # (the k-th value by counting: quicker than a partition)
     white = bright & ((hi - lo) < (max_chroma * hi).astype(np.uint8))
     if np.count_nonzero(white) < 20:
         return frame
