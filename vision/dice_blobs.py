@@ -60,6 +60,10 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
         (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
         if min(rw, rh) < 4 or max(rw, rh) > 1.3 * min(rw, rh):
             continue
+        box = cv2.boxPoints(((cx, cy), (rw, rh), ang))  # (found dice first: most blobs)
+        if any(cv2.pointPolygonTest(box.astype(np.float32), (float(x), float(y)), True)
+               > -0.25 * side for x, y in taken):
+            continue
         hull = cv2.convexHull(cnt)
         if area < 0.75 * rw * rh or area < 0.9 * cv2.contourArea(hull):
             continue
@@ -70,10 +74,6 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
         _, radius = cv2.minEnclosingCircle(hull)
         if area > 0.85 * np.pi * radius * radius:
             continue  # fills its circle: a coin or a counter
-        box = cv2.boxPoints(((cx, cy), (rw, rh), ang))
-        if any(cv2.pointPolygonTest(box.astype(np.float32), (float(x), float(y)), True)
-               > -0.25 * side for x, y in taken):
-            continue
         x, y, bw, bh = cv2.boundingRect(hull)
         x0, y0 = max(0, x - 2), max(0, y - 2)
         hsv = cv2.cvtColor(work[y0:y + bh + 2, x0:x + bw + 2], cv2.COLOR_BGR2HSV)
