@@ -7,9 +7,11 @@ import pytest
 
 import cv2
 
+from vision.dice import _doubled_stats
 from vision.dice_faces import LIGHT, describe, measure
 from vision.dice_measure import (blob_stats, cornerness_many, edge_strength, outer_contours,
                                  ring_share_many)
+from vision.dice_segment import fill_holes
 
 
 def _spotty(seed: int, shape=(301, 399), specks: float = 0.002) -> np.ndarray:
@@ -50,6 +52,45 @@ def test_outer_contours_match_tracing_the_whole_mask(seed):
 
 def test_outer_contours_of_an_empty_mask_is_empty():
     assert len(outer_contours(np.zeros((30, 30), np.uint8))) == 0
+
+
+def _holey(seed: int, shape=(240, 320)) -> np.ndarray:
+    """A mask of rings (some cut by the border, some inside others), open arcs, lines
+    and specks: holes, near-holes that leak through a gap or a corner, and islands."""
+    rng = np.random.default_rng(seed)
+    h, w = shape
+    mask = _spotty(seed, shape, specks=0.01)
+    for _ in range(int(rng.integers(3, 20))):
+        centre = (int(rng.integers(-20, w + 20)), int(rng.integers(-20, h + 20)))
+        axes = (int(rng.integers(3, 60)), int(rng.integers(3, 60)))
+        gap = int(rng.integers(0, 40)) if rng.random() < 0.4 else 0
+        cv2.ellipse(mask, centre, axes, float(rng.integers(0, 180)), gap, 360,
+                    255, int(rng.integers(1, 4)))
+    for _ in range(int(rng.integers(0, 8))):
+        pts = rng.integers(-10, max(h, w) + 10, (2, 2))
+        cv2.line(mask, tuple(map(int, pts[0])), tuple(map(int, pts[1])), 255, 1)
+    return mask
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_fill_holes_matches_drawing_the_outer_contours_filled(seed):
+    mask = _holey(seed)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    drawn = cv2.drawContours(np.zeros_like(mask), contours, -1, 255, cv2.FILLED)
+    filled = fill_holes(mask)
+    assert np.array_equal(filled, drawn)
+    assert cv2.countNonZero(filled) > cv2.countNonZero(mask)  # there were holes to fill
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_blob_boxes_of_a_doubled_mask_come_from_the_half_size_one(seed):
+    half = _holey(seed, shape=(120, 160))
+    doubled = cv2.resize(half, (320, 240), interpolation=cv2.INTER_NEAREST)
+    ours = _doubled_stats(half, (320, 240))
+    theirs = blob_stats(doubled)[1]
+    assert ours is not None and len(ours) == len(theirs) > 10
+    assert sorted(map(tuple, ours[1:].tolist())) == sorted(map(tuple, theirs[1:].tolist()))
+    assert _doubled_stats(half, (321, 240)) is None  # not an exact doubling: no shortcut
 
 
 def _cornerness_one(hull: np.ndarray, centre) -> float:
