@@ -47,20 +47,21 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
                 continue
             radius = 0.5 * np.sqrt(area * 4 / np.pi)
             centre = np.array([m["m10"] / area, m["m01"] / area])
-            body = _body_side(cls_roi, value, grad, centre, radius)
+            body, lit = _body_side(cls_roi, value, grad, centre, radius)
             if body is None or body < 0.5 * min_side or area < 0.04 * body * body:
                 continue
             hull = cv2.convexHull(cnt)
             part = faces_.measure(code, hull, float(area), mask[y:y + h, x:x + w], (x, y),
                                   cls_roi, hsv_roi, bgr_roi, offset)
             if part is not None:
-                parts.append({**part, "body": float(body)})
+                parts.append({**part, "body": float(body), "body_value": lit})
     return faces_.finish(parts, cls_roi, grad, offset)
 
 
 def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre: np.ndarray,
-               radius: float, *, edge: float = 70.0) -> float | None:
-    """Die edge length around a mark, or None when the light body is missing or unbounded."""
+               radius: float, *, edge: float = 70.0) -> tuple[float | None, float]:
+    """(die edge length around a mark, the light body's median brightness next to the
+    mark); the length is None when the light body is missing or unbounded."""
     h, w = cls_roi.shape
     steps = np.arange(radius + 1.0, radius * 5.0 + 2.0, 1.0)
     # the first three samples of each ray first: most spots have no light body around
@@ -68,7 +69,7 @@ def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre:
     xs = np.clip(np.round(near[..., 0]).astype(int), 0, w - 1)
     ys = np.clip(np.round(near[..., 1]).astype(int), 0, h - 1)
     if np.count_nonzero(cls_roi[ys, xs] == faces_.LIGHT) < 0.6 * xs.size:
-        return None  # not ringed by a light body
+        return None, 0.0  # not ringed by a light body
     pts = centre[None, None, :] + _DIRS[:, None, :] * steps[None, :, None]
     xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
     ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
@@ -84,9 +85,9 @@ def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre:
     inside_ok = (pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0) & (pts[..., 1] < h)
     bounded = leaves >= 0
     if bounded.mean() < 0.75 or not inside_ok[:, 0].all():
-        return None  # the light area runs on: a coloured spot on a light table
+        return None, ref  # the light area runs on: a coloured spot on a light table
     reach = steps[leaves[bounded]]
     med = faces_.percentile(reach, 50)
     if med < 1.15 * radius or med > 4.5 * radius or faces_.percentile(reach, 20) < 0.5 * med:
-        return None
-    return 1.8 * med
+        return None, ref
+    return 1.8 * med, ref

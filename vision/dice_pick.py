@@ -118,7 +118,7 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
             hyps.append((score(f), f))
         elif is_mark(f, top_area):
             hyps.append((f.body ** 2, f))
-    pattern = _pattern_ids([f for _, f in hyps])
+    pattern = _pattern_ids([f for _, f in hyps]) | _side_marks([f for _, f in hyps], side)
     hyps = [h for h in hyps if id(h[1]) not in pattern and not (drop and drop(h[1]))]
     tops: list[Face] = []
     for _, f in sorted(hyps, key=lambda sf: sf[0], reverse=True):
@@ -159,6 +159,33 @@ def _pattern_ids(faces: list[Face], *, group: int = 5) -> set[int]:
                     out.update(id(faces[k]) for k in same)
                     break
     return out
+
+
+def _body_light(face: Face) -> float:
+    """Brightness of the light body around a face's mark (0 for a face without one)."""
+    if face.body > 0:
+        return face.body_value
+    return face.value if face.mark != NONE and face.cls in (LIGHT, GREY) else 0.0
+
+
+def _side_marks(faces: list[Face], side: float, *, reach: float = 1.25,
+                shade: float = 0.92) -> set[int]:
+    """Ids of the marks of light dice that lie within ``reach`` dice of another mark whose
+    light body is clearly brighter (``shade``): a side face of that die, seen by a tilted
+    camera. The lamp lights the tops of all dice alike and their sides less, so two dice
+    lying side by side show bodies alike in brightness."""
+    lit = [(f, _body_light(f)) for f in faces]
+    lit = [(f, v) for f, v in lit if v > 0]
+    sides = [f for f, v in lit if any(
+        v < shade * w and _gap(f, g) <= reach * side for g, w in lit)]
+    # the same mark found as a coloured face of its own (no body measured) goes with it
+    plain = [f for f in faces if _body_light(f) == 0
+             and any(_gap(f, s) <= 0.35 * side for s in sides)]
+    return {id(f) for f in sides + plain}
+
+
+def _gap(a: Face, b: Face) -> float:
+    return float(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]))
 
 
 def turn(face: Face) -> float:

@@ -155,3 +155,19 @@ def test_a_side_mark_next_to_a_top_mark_is_the_same_die():
     assert [t.mark for t in pick_tops([top, side], 30.0, **kw)] == [RED]
     apart = _face(**light, mark=YELLOW, area=800.0, centre=(100.0, 131.0), box=box + [0, 7])
     assert len(pick_tops([top, apart], 30.0, **kw)) == 2  # a die lying next to it
+
+
+def test_a_mark_on_a_shaded_body_next_to_a_lit_one_is_that_dies_side():
+    from vision.dice_faces import RED, YELLOW
+    from vision.dice_pick import pick_tops
+
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    top = _face(cls=RED, area=120.0, body=30.0, body_value=250.0, ring=1.0)
+    box = np.array([[95, 127], [105, 127], [105, 137], [95, 137]], np.float32)
+    mark = dict(cls=YELLOW, area=110.0, centre=(100.0, 132.0), box=box, ring=1.0)
+    shaded = _face(**mark, body=30.0, body_value=205.0)
+    as_face = _face(**mark)  # the same mark found as a small yellow face
+    assert [t.cls for t in pick_tops([top, shaded, as_face], 30.0, **kw)] == [RED]
+    # two dice lying side by side: their bodies are lit alike
+    lit = _face(**mark, body=30.0, body_value=245.0)
+    assert sorted(t.cls for t in pick_tops([top, lit], 30.0, **kw)) == [YELLOW, RED]
