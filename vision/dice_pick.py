@@ -115,6 +115,8 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
                 continue  # no colour to go by and a soft outline: wood grain, a stain
             if f.mark == NONE and f.edge < 70 and f.pips < 30:
                 continue  # soft and plain: the lit part of a coin, a pencil, a shadow
+            if _uncoloured(f) and f.corners > 1.75 and f.area > 1.2 * side * side:
+                continue  # ragged and bigger than a die: a light body run into the cloth
             hyps.append((score(f), f))
         elif is_mark(f, top_area):
             hyps.append((f.body ** 2, f))

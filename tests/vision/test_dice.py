@@ -171,3 +171,15 @@ def test_a_mark_on_a_shaded_body_next_to_a_lit_one_is_that_dies_side():
     # two dice lying side by side: their bodies are lit alike
     lit = _face(**mark, body=30.0, body_value=245.0)
     assert sorted(t.cls for t in pick_tops([top, lit], 30.0, **kw)) == [YELLOW, RED]
+
+
+def test_a_ragged_light_patch_bigger_than_a_die_is_no_top_face():
+    from vision.dice_faces import LIGHT
+    from vision.dice_pick import pick_tops
+
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    light = dict(cls=LIGHT, bgr=(225.0, 230.0, 230.0), holes=0.1, max_hole=0.08, pips=60.0)
+    patch = _face(**light, area=1400.0, corners=1.9, fill=0.72, aspect=1.3)
+    assert pick_tops([patch], 30.0, **kw) == []  # a die's body run into a light square
+    assert len(pick_tops([_face(**light, area=850.0, corners=1.9, fill=0.72)], 30.0, **kw)) == 1
+    assert len(pick_tops([_face(**light, area=1400.0, corners=1.5)], 30.0, **kw)) == 1
