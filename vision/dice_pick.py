@@ -117,6 +117,8 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
                 continue  # soft and plain: the lit part of a coin, a pencil, a shadow
             if _uncoloured(f) and f.corners > 1.75 and f.area > 1.2 * side * side:
                 continue  # ragged and bigger than a die: a light body run into the cloth
+            if _uncoloured(f) and f.corners < 1.3 and f.holes < 0.02:
+                continue  # round and plain, not a Toss Up colour: a coin, a counter
             hyps.append((score(f), f))
         elif is_mark(f, top_area):
             hyps.append((f.body ** 2, f))

@@ -183,3 +183,13 @@ def test_a_ragged_light_patch_bigger_than_a_die_is_no_top_face():
     assert pick_tops([patch], 30.0, **kw) == []  # a die's body run into a light square
     assert len(pick_tops([_face(**light, area=850.0, corners=1.9, fill=0.72)], 30.0, **kw)) == 1
     assert len(pick_tops([_face(**light, area=1400.0, corners=1.5)], 30.0, **kw)) == 1
+
+
+def test_a_round_plain_face_of_no_toss_up_colour_is_a_coin():
+    from vision.dice_faces import HUE
+    from vision.dice_pick import pick_tops
+
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    coin = dict(cls=HUE, bgr=(190.0, 140.0, 120.0), corners=1.21, fill=0.75)
+    assert pick_tops([_face(**coin, holes=0.0, pips=0.0, max_hole=0.0)], 30.0, **kw) == []
+    assert len(pick_tops([_face(**coin)], 30.0, **kw)) == 1  # a blue die shows its pips
