@@ -289,6 +289,10 @@ def _guess_side(raw: np.ndarray, params: DiceParams) -> float:
     short, long_ = np.minimum(bw, bh), np.maximum(bw, bh)
     ok = ((short >= params.min_side / 2) & (long_ <= 0.9 * params.max_side)
           & (long_ < 2.2 * short) & (area > 0.4 * bw * bh))
+    x, y = stats[1:, 0], stats[1:, 1]
+    inside = (x > 0) & (y > 0) & (x + bw < raw.shape[1]) & (y + bh < raw.shape[0])
+    if (ok & inside).any():  # a blob cut by the frame's edge (a hand reaching in) says
+        ok &= inside         # nothing of its size
     if not ok.any():
         return raw.shape[1] / 30
     # weigh blobs by their size: many specks of a textured table must not outvote a die,

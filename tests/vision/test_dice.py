@@ -193,3 +193,13 @@ def test_a_round_plain_face_of_no_toss_up_colour_is_a_coin():
     coin = dict(cls=HUE, bgr=(190.0, 140.0, 120.0), corners=1.21, fill=0.75)
     assert pick_tops([_face(**coin, holes=0.0, pips=0.0, max_hole=0.0)], 30.0, **kw) == []
     assert len(pick_tops([_face(**coin)], 30.0, **kw)) == 1  # a blue die shows its pips
+
+
+def test_a_hand_reaching_in_does_not_set_the_die_size():
+    frame = ds.table(colour=(235, 235, 232))
+    ds.die(frame, (320, 300), 26, ds.YELLOW, angle=40, pips=5, pip_colour=(30, 30, 30))
+    # a brown hand, far bigger than a die, cut by the frame's top edge
+    cv2.rectangle(frame, (200, 0), (330, 40), (60, 90, 140), -1)
+    for x in (205, 240, 275, 305):
+        cv2.rectangle(frame, (x, 40), (x + 22, 110), (60, 90, 140), -1)
+    assert read_dice(frame).counts() == (0, 1, 0, 0)
