@@ -122,7 +122,8 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
             hyps.append((score(f), f))
         elif is_mark(f, top_area):
             hyps.append((f.body ** 2, f))
-    pattern = _pattern_ids([f for _, f in hyps]) | _side_marks([f for _, f in hyps], side)
+    pattern = (_pattern_ids([f for _, f in hyps]) | _side_marks([f for _, f in hyps], side)
+               | _shaded_marks([f for _, f in hyps], faces, side))
     hyps = [h for h in hyps if id(h[1]) not in pattern and not (drop and drop(h[1]))]
     tops: list[Face] = []
     for _, f in sorted(hyps, key=lambda sf: sf[0], reverse=True):
@@ -186,6 +187,19 @@ def _side_marks(faces: list[Face], side: float, *, reach: float = 1.25,
     plain = [f for f in faces if _body_light(f) == 0
              and any(_gap(f, s) <= 0.35 * side for s in sides)]
     return {id(f) for f in sides + plain}
+
+
+def _shaded_marks(hyps: list[Face], faces: list[Face], side: float) -> set[int]:
+    """Ids of the small coloured faces (under half a die) that are the mark of a shaded,
+    mid-grey body holding just that one mark: a light die's side face in the shade (the
+    lamp lights a top face's body light; a black die's body is darker still, and a die
+    with coloured pips shows several)."""
+    spots = [f.spots[0] for f in faces if f.cls == GREY and f.value >= 80 and f.marks == 1]
+    return {id(f) for f in hyps
+            if f.cls in CLASS_NAMES and f.mark == NONE and f.body == 0
+            and f.area < 0.5 * side * side and any(
+                c == f.cls and np.hypot(f.centre[0] - x, f.centre[1] - y) <= 0.25 * side
+                for c, x, y, _ in spots)}
 
 
 def _gap(a: Face, b: Face) -> float:

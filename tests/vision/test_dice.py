@@ -203,3 +203,22 @@ def test_a_hand_reaching_in_does_not_set_the_die_size():
     for x in (205, 240, 275, 305):
         cv2.rectangle(frame, (x, 40), (x + 22, 110), (60, 90, 140), -1)
     assert read_dice(frame).counts() == (0, 1, 0, 0)
+
+
+def test_a_small_mark_on_a_shaded_grey_body_is_a_side_face():
+    from vision.dice_faces import GREY, LIGHT, RED, YELLOW
+    from vision.dice_pick import pick_tops
+
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    top = _face(cls=LIGHT, mark=RED, bgr=(225.0, 230.0, 230.0), holes=0.15, max_hole=0.12)
+    box = np.array([[92, 128], [108, 128], [108, 144], [92, 144]], np.float32)
+    mark = _face(cls=YELLOW, area=200.0, centre=(100.0, 136.0), box=box, corners=1.5,
+                 bgr=(45.0, 85.0, 100.0), value=100.0)
+    side = dict(cls=GREY, mark=YELLOW, area=500.0, centre=(100.0, 136.0), aspect=1.6,
+                bgr=(100.0, 100.0, 105.0), value=105.0, spots=((YELLOW, 100.0, 136.0, 0.3),))
+    assert [t.cls for t in pick_tops([top, mark, _face(**side)], 30.0, **kw)] == [LIGHT]
+    # a black die's body is darker, and a die with coloured pips shows several
+    dark = _face(**{**side, "value": 50.0})
+    assert len(pick_tops([top, mark, dark], 30.0, **kw)) == 2
+    pips = _face(**{**side, "spots": side["spots"] * 2})
+    assert len(pick_tops([top, mark, pips], 30.0, **kw)) == 2
