@@ -299,7 +299,10 @@ def _guess_side(raw: np.ndarray, params: DiceParams) -> float:
     # nor a card or a hand all the dice
     sides = np.sort(np.sqrt(area[ok].astype(np.float64)))
     cum = np.cumsum(sides)
-    return float(sides[int(np.searchsorted(cum, 0.35 * cum[-1]))])
+    i = int(np.searchsorted(cum, 0.35 * cum[-1]))
+    if i > 0 and i == len(sides) - 1 and sides[i] > 3 * sides[i - 1]:
+        i -= 1  # one blob far bigger than all others (glare, a card; not a pile of dice)
+    return float(sides[i])
 
 
 def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.ndarray,

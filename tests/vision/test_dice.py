@@ -222,3 +222,13 @@ def test_a_small_mark_on_a_shaded_grey_body_is_a_side_face():
     assert len(pick_tops([top, mark, dark], 30.0, **kw)) == 2
     pips = _face(**{**side, "spots": side["spots"] * 2})
     assert len(pick_tops([top, mark, pips], 30.0, **kw)) == 2
+
+
+def test_a_glare_spot_far_bigger_than_the_die_does_not_set_the_die_size():
+    frame = ds.table(colour=(120, 118, 125))
+    ds.die(frame, (150, 150), 16, ds.GREEN, angle=20, pips=4)
+    glare = np.zeros(frame.shape[:2], np.float32)
+    cv2.ellipse(glare, (400, 300), (45, 35), 0, 0, 360, 1.0, -1)
+    glare = cv2.GaussianBlur(glare, (0, 0), 3)[..., None]
+    frame[:] = np.clip(frame * (1 - glare) + 250 * glare, 0, 255).astype(np.uint8)
+    assert read_dice(frame).counts() == (1, 0, 0, 0)
