@@ -30,7 +30,7 @@ from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration
 from vision.dice_marks import find_marks
-from vision.dice_measure import blob_stats
+from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
 from vision.dice_split import split_blocks
 from vision.dice_segment import (clean_mask, foreground, grid_turn, is_table_colour,
@@ -128,7 +128,8 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
              if not pick.is_table_like(f, _table_at(table, f.centre, _TABLE_STEP * shrink),
                                        lambda f=f: is_table_colour(
                                            f.bgr, threshold=params.fg_threshold, model=model))]
-    found = split_blocks(found)
+    thin = _thin_blobs(mask, side)  # what lies on a pencil is no die
+    found = split_blocks([f for f in found if not _inside(thin, f.centre)])
     if side_hint:
         side = side_hint * scale
     else:
@@ -141,6 +142,7 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
         mask, work, side, tops, params, scale, grid,
         table_v=lambda c: float(_table_at(table, c, step).max()), half=half)
     dice += _pip_dice(work, side, dice, scale, params)
+    dice = [d for d in dice if not _inside(thin, (d.centre[0] * scale, d.centre[1] * scale))]
     return DiceReading.from_dice(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])))
 
 
@@ -204,6 +206,24 @@ def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces
                        centre=(float(centre[0] / scale), float(centre[1] / scale)),
                        colour=colour, confidence=round(0.5 * share, 3)))
     return out
+
+
+def _thin_blobs(mask: np.ndarray, side: float) -> list[np.ndarray]:
+    """Outlines of the foreground blobs about a die wide or less and five times longer
+    than wide (a pencil, a ruler's edge): whatever their ends look like, they are no
+    dice (five dice do not land edge to edge in a straight row)."""
+    out = []
+    for cnt in outer_contours(mask):
+        if len(cnt) >= 5:
+            _, (w, h), _ = cv2.minAreaRect(cnt)
+            if min(w, h) < 1.1 * side and max(w, h) > 5 * min(w, h):
+                out.append(cnt)
+    return out
+
+
+def _inside(outlines: list[np.ndarray], point: tuple[float, float]) -> bool:
+    """True when the point (x, y) lies inside one of the outlines."""
+    return any(cv2.pointPolygonTest(c, point, False) >= 0 for c in outlines)
 
 
 def _cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,

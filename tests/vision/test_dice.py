@@ -232,3 +232,12 @@ def test_a_glare_spot_far_bigger_than_the_die_does_not_set_the_die_size():
     glare = cv2.GaussianBlur(glare, (0, 0), 3)[..., None]
     frame[:] = np.clip(frame * (1 - glare) + 250 * glare, 0, 255).astype(np.uint8)
     assert read_dice(frame).counts() == (1, 0, 0, 0)
+
+
+def test_what_lies_on_a_pencil_is_no_die():
+    frame = ds.scene(["green"])
+    cv2.line(frame, (150, 300), (420, 330), (40, 150, 40), 12, cv2.LINE_AA)  # a green pencil
+    ferrule = cv2.boxPoints(((432, 331), (22, 16), 6.3)).astype(np.int32)
+    cv2.fillConvexPoly(frame, ferrule, (230, 232, 235), cv2.LINE_AA)
+    cv2.circle(frame, (433, 331), 5, (60, 60, 210), -1, cv2.LINE_AA)  # a red stamp on it
+    assert read_dice(frame).counts() == (1, 0, 0, 0)
