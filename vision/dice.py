@@ -231,14 +231,16 @@ def _cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     """True for a square of a checkered cloth: turned like the cloth's grid (a die matches
     the grid's turn only by chance) and near one of the table's colours (loosely, for the
     frame's corners are darker); a light square with a coloured corner of the next square
-    inside looks like a marked face, but is not square."""
+    inside looks like a marked face, but is not square, and its colour is not in its
+    middle as a light die's mark is."""
     if grid is None or face.body > 0:
         return False
     if abs((pick.turn(face) - grid + 45) % 90 - 45) > 5:
         return False
     if face.mark != faces_.NONE:
-        return face.corners > 1.8 and is_table_colour(face.bgr, threshold=params.fg_threshold,
-                                                      model=model)
+        centred = face.cls == faces_.LIGHT and face.mark_off <= 0.15  # a light die's mark
+        return face.corners > 1.8 and not centred and is_table_colour(
+            face.bgr, threshold=params.fg_threshold, model=model)
     return is_table_colour(face.bgr, threshold=1.6 * params.fg_threshold, model=model)
 
 

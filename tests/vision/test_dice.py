@@ -241,3 +241,14 @@ def test_what_lies_on_a_pencil_is_no_die():
     cv2.fillConvexPoly(frame, ferrule, (230, 232, 235), cv2.LINE_AA)
     cv2.circle(frame, (433, 331), 5, (60, 60, 210), -1, cv2.LINE_AA)  # a red stamp on it
     assert read_dice(frame).counts() == (1, 0, 0, 0)
+
+
+def test_a_light_die_turned_like_a_checkered_cloth_is_still_a_die():
+    frame = ds.table(colour=(235, 235, 232))
+    for y in range(0, 480, 40):
+        for x in range(0, 640, 40):
+            if (x // 40 + y // 40) % 2:
+                frame[y:y + 40, x:x + 40] = ds.RED
+    # its red mark sits in its middle; a cloth square's colour sits at its corners
+    ds.die(frame, (300, 220), 34, (225, 228, 230), angle=2, mark=ds.RED)
+    assert read_dice(frame).counts() == (0, 0, 1, 0)
