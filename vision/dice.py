@@ -233,10 +233,12 @@ def _cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     frame's corners are darker); a light square with a coloured corner of the next square
     inside looks like a marked face, but is not square, and its colour is not in its
     middle as a light die's mark is."""
-    if grid is None or face.body > 0:
+    if grid is None:
         return False
     if abs((pick.turn(face) - grid + 45) % 90 - 45) > 5:
         return False
+    if face.body > 0:  # a coloured square ringed by light ones looks like a die's mark
+        return is_table_colour(face.bgr, threshold=params.fg_threshold, model=model)
     if face.mark != faces_.NONE:
         centred = face.cls == faces_.LIGHT and face.mark_off <= 0.15  # a light die's mark
         return face.corners > 1.8 and not centred and is_table_colour(

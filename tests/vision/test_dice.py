@@ -181,7 +181,8 @@ def test_a_ragged_light_patch_bigger_than_a_die_is_no_top_face():
     light = dict(cls=LIGHT, bgr=(225.0, 230.0, 230.0), holes=0.1, max_hole=0.08, pips=60.0)
     patch = _face(**light, area=1400.0, corners=1.9, fill=0.72, aspect=1.3)
     assert pick_tops([patch], 30.0, **kw) == []  # a die's body run into a light square
-    assert len(pick_tops([_face(**light, area=850.0, corners=1.9, fill=0.72)], 30.0, **kw)) == 1
+    small = _face(**light, area=850.0, corners=1.9, fill=0.72)  # a die's size
+    assert len(pick_tops([small], 30.0, **kw)) == 1
     assert len(pick_tops([_face(**light, area=1400.0, corners=1.5)], 30.0, **kw)) == 1
 
 
@@ -252,3 +253,19 @@ def test_a_light_die_turned_like_a_checkered_cloth_is_still_a_die():
     # its red mark sits in its middle; a cloth square's colour sits at its corners
     ds.die(frame, (300, 220), 34, (225, 228, 230), angle=2, mark=ds.RED)
     assert read_dice(frame).counts() == (0, 0, 1, 0)
+
+
+def test_a_cloth_square_ringed_by_light_squares_is_no_mark():
+    from vision.dice import _cloth_square
+    from vision.dice_faces import GREEN, RED
+    from vision.dice_segment import table_model
+
+    cloth = np.zeros((40, 40, 3), np.uint8)
+    cloth[:] = (232, 235, 235)
+    cloth[:20, :20] = cloth[20:, 20:] = ds.RED
+    model = table_model(cv2.cvtColor(cloth, cv2.COLOR_BGR2YCrCb))
+    square = dict(cls=RED, bgr=tuple(float(c) for c in ds.RED), body=40.0, body_value=230.0)
+    assert _cloth_square(_face(**square), 0.0, DiceParams(), model)  # turned like the grid
+    assert not _cloth_square(_face(**square), 30.0, DiceParams(), model)
+    green = dict(square, cls=GREEN, bgr=tuple(float(c) for c in ds.GREEN))
+    assert not _cloth_square(_face(**green), 0.0, DiceParams(), model)  # not the cloth's
