@@ -34,7 +34,7 @@ from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
 from vision.dice_split import split_blocks
 from vision.dice_segment import (clean_mask, foreground, grid_turn, is_table_colour,
-                                 normalise_exposure, table_model, white_balance)
+                                 model_bgr, normalise_exposure, table_model, white_balance)
 from vision.results import DiceReading, Die
 
 
@@ -136,7 +136,7 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
         side = _die_side(found, params, side)
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge,
-                          drop=lambda f: _cloth_square(f, grid, params, model))
+                          drop=lambda f: _cloth_square(f, grid, params, model, side))
     step = _TABLE_STEP * shrink
     dice = [_die(f, scale) for f in tops] + _blob_dice(
         mask, work, side, tops, params, scale, grid,
@@ -227,16 +227,21 @@ def _inside(outlines: list[np.ndarray], point: tuple[float, float]) -> bool:
 
 
 def _cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
-                  model: tuple) -> bool:
+                  model: tuple, side: float) -> bool:
     """True for a square of a checkered cloth: turned like the cloth's grid (a die matches
     the grid's turn only by chance) and near one of the table's colours (loosely, for the
     frame's corners are darker); a light square with a coloured corner of the next square
     inside looks like a marked face, but is not square, and its colour is not in its
-    middle as a light die's mark is."""
+    middle as a light die's mark is. A crisp square of a die's size (``side``) whose
+    colour class none of the cloth's colours has is a die (a shaded yellow is near a
+    brown cloth in colour distance, not in hue)."""
     if grid is None:
         return False
     if abs((pick.turn(face) - grid + 45) % 90 - 45) > 5:
         return False
+    if (face.cls in faces_.CLASS_NAMES and face.area >= 0.5 * side * side
+            and pick.is_crisp_square(face) and face.cls not in _table_classes(model, params)):
+        return False  # a crisp, die-sized square of a colour the cloth does not have
     if face.body > 0:  # a coloured square ringed by light ones looks like a die's mark
         return is_table_colour(face.bgr, threshold=params.fg_threshold, model=model)
     if face.mark != faces_.NONE:
@@ -244,6 +249,15 @@ def _cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
         return face.corners > 1.8 and not centred and is_table_colour(
             face.bgr, threshold=params.fg_threshold, model=model)
     return is_table_colour(face.bgr, threshold=1.6 * params.fg_threshold, model=model)
+
+
+def _table_classes(model: tuple, params: DiceParams) -> set[int]:
+    """The colour classes (``dice_faces``) of the table's dominant colours."""
+    bgr = np.repeat(model_bgr(model)[:, None], 8, axis=1)  # (a tiny array is a scalar)
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    return set(faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
+                                light_value=params.light_value,
+                                min_value=params.min_value).ravel().tolist())
 
 
 def _die_side(found: list[faces_.Face], params: DiceParams, guess: float) -> float:

@@ -265,7 +265,24 @@ def test_a_cloth_square_ringed_by_light_squares_is_no_mark():
     cloth[:20, :20] = cloth[20:, 20:] = ds.RED
     model = table_model(cv2.cvtColor(cloth, cv2.COLOR_BGR2YCrCb))
     square = dict(cls=RED, bgr=tuple(float(c) for c in ds.RED), body=40.0, body_value=230.0)
-    assert _cloth_square(_face(**square), 0.0, DiceParams(), model)  # turned like the grid
-    assert not _cloth_square(_face(**square), 30.0, DiceParams(), model)
+    assert _cloth_square(_face(**square), 0.0, DiceParams(), model, 30.0)  # turned like it
+    assert not _cloth_square(_face(**square), 30.0, DiceParams(), model, 30.0)
     green = dict(square, cls=GREEN, bgr=tuple(float(c) for c in ds.GREEN))
-    assert not _cloth_square(_face(**green), 0.0, DiceParams(), model)  # not the cloth's
+    assert not _cloth_square(_face(**green), 0.0, DiceParams(), model, 30.0)  # not its colour
+
+
+def test_a_crisp_die_sized_square_of_a_colour_the_cloth_lacks_is_no_cloth_square():
+    from vision.dice import _cloth_square
+    from vision.dice_faces import HUE, YELLOW
+    from vision.dice_segment import table_model
+
+    cloth = np.zeros((40, 40, 3), np.uint8)  # a brown and grey check
+    cloth[:] = (90, 90, 95)
+    cloth[:20, :20] = cloth[20:, 20:] = (30, 50, 90)
+    model = table_model(cv2.cvtColor(cloth, cv2.COLOR_BGR2YCrCb))
+    # a face whose pixels are yellow, its mean colour (shaded) near the brown
+    shaded_yellow = _face(cls=YELLOW, bgr=(30.0, 55.0, 88.0))
+    assert not _cloth_square(shaded_yellow, 0.0, DiceParams(), model, 30.0)
+    assert _cloth_square(shaded_yellow, 0.0, DiceParams(), model, 60.0)  # far under a die
+    brown = _face(cls=HUE, bgr=(30.0, 50.0, 90.0))
+    assert _cloth_square(brown, 0.0, DiceParams(), model, 30.0)
