@@ -27,7 +27,8 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
     """Top-face hypotheses from coloured marks ringed by a light body, as Face objects.
 
     The returned faces have ``body`` set: the die edge length in pixels estimated from how
-    far the light body reaches around the mark.
+    far the light body reaches around the mark, and ``body_value``: the light body's
+    brightness next to the mark (a side face's body is in the shade).
     """
     parts: list[dict] = []  # measured one by one, finished together
     value = hsv_roi[..., 2]
@@ -47,21 +48,36 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
                 continue
             radius = 0.5 * np.sqrt(area * 4 / np.pi)
             centre = np.array([m["m10"] / area, m["m01"] / area])
-            body, lit = _body_side(cls_roi, value, grad, centre, radius)
+            body = _body_side(cls_roi, value, grad, centre, radius)
             if body is None or body < 0.5 * min_side or area < 0.04 * body * body:
                 continue
             hull = cv2.convexHull(cnt)
             part = faces_.measure(code, hull, float(area), mask[y:y + h, x:x + w], (x, y),
                                   cls_roi, hsv_roi, bgr_roi, offset)
             if part is not None:
-                parts.append({**part, "body": float(body), "body_value": lit})
+                parts.append({**part, "body": float(body),
+                              "body_value": _body_value(cls_roi, value, centre, radius)})
     return faces_.finish(parts, cls_roi, grad, offset)
 
 
+def _body_value(cls_roi: np.ndarray, value: np.ndarray, centre: np.ndarray,
+                radius: float) -> float:
+    """Median brightness (0-255) of the light body just around a mark: the light pixels
+    among the first three samples of 16 rays out of it (0.0 when there are none)."""
+    h, w = cls_roi.shape
+    pts = centre[None, None, :] + _DIRS[:, None, :] * (radius + _FIRST)[None, :, None]
+    xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    lit = value[ys, xs][cls_roi[ys, xs] == faces_.LIGHT]
+    return faces_.percentile(lit, 50) if lit.size else 0.0
+
+
+_FIRST = np.array([1.0, 2.0, 3.0])
+
+
 def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre: np.ndarray,
-               radius: float, *, edge: float = 70.0) -> tuple[float | None, float]:
-    """(die edge length around a mark, the light body's median brightness next to the
-    mark); the length is None when the light body is missing or unbounded."""
+               radius: float, *, edge: float = 70.0) -> float | None:
+    """Die edge length around a mark, or None when the light body is missing or unbounded."""
     h, w = cls_roi.shape
     steps = np.arange(radius + 1.0, radius * 5.0 + 2.0, 1.0)
     # the first three samples of each ray first: most spots have no light body around
@@ -69,7 +85,7 @@ def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre:
     xs = np.clip(np.round(near[..., 0]).astype(int), 0, w - 1)
     ys = np.clip(np.round(near[..., 1]).astype(int), 0, h - 1)
     if np.count_nonzero(cls_roi[ys, xs] == faces_.LIGHT) < 0.6 * xs.size:
-        return None, 0.0  # not ringed by a light body
+        return None  # not ringed by a light body
     pts = centre[None, None, :] + _DIRS[:, None, :] * steps[None, :, None]
     xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
     ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
@@ -85,9 +101,9 @@ def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre:
     inside_ok = (pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0) & (pts[..., 1] < h)
     bounded = leaves >= 0
     if bounded.mean() < 0.75 or not inside_ok[:, 0].all():
-        return None, ref  # the light area runs on: a coloured spot on a light table
+        return None  # the light area runs on: a coloured spot on a light table
     reach = steps[leaves[bounded]]
     med = faces_.percentile(reach, 50)
     if med < 1.15 * radius or med > 4.5 * radius or faces_.percentile(reach, 20) < 0.5 * med:
-        return None, ref
-    return 1.8 * med, ref
+        return None
+    return 1.8 * med
