@@ -30,11 +30,11 @@ from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration
 from vision.dice_marks import find_marks
-from vision.dice_measure import blob_stats
+from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
 from vision.dice_split import split_blocks
 from vision.dice_segment import (clean_mask, foreground, grid_turn, is_table_colour,
-                                 normalise_exposure, table_model, white_balance)
+                                 model_bgr, normalise_exposure, table_model, white_balance)
 from vision.results import DiceReading, Die
 
 
@@ -129,19 +129,21 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
              if not pick.is_table_like(f, _table_at(table, f.centre, _TABLE_STEP * shrink),
                                        lambda f=f: is_table_colour(
                                            f.bgr, threshold=params.fg_threshold, model=model))]
-    found = split_blocks(found)
+    thin = _thin_blobs(mask, side)  # what lies on a pencil is no die
+    found = split_blocks([f for f in found if not _inside(thin, f.centre)])
     if side_hint:
         side = side_hint * scale
     else:
         side = _die_side(found, params, side)
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge,
-                          drop=lambda f: _cloth_square(f, grid, params, model))
+                          drop=lambda f: _cloth_square(f, grid, params, model, side))
     step = _TABLE_STEP * shrink
     dice = [_die(f, scale) for f in tops] + _blob_dice(
         mask, work, side, tops, params, scale, grid,
         table_v=lambda c: float(_table_at(table, c, step).max()), half=half)
     dice += _pip_dice(work, side, dice, scale, params)
+    dice = [d for d in dice if not _inside(thin, (d.centre[0] * scale, d.centre[1] * scale))]
     return DiceReading.from_dice(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])))
 
 
@@ -207,20 +209,56 @@ def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces
     return out
 
 
+def _thin_blobs(mask: np.ndarray, side: float) -> list[np.ndarray]:
+    """Outlines of the foreground blobs about a die wide or less and five times longer
+    than wide (a pencil, a ruler's edge): whatever their ends look like, they are no
+    dice (five dice do not land edge to edge in a straight row)."""
+    out = []
+    for cnt in outer_contours(mask):
+        if len(cnt) >= 5:
+            _, (w, h), _ = cv2.minAreaRect(cnt)
+            if min(w, h) < 1.1 * side and max(w, h) > 5 * min(w, h):
+                out.append(cnt)
+    return out
+
+
+def _inside(outlines: list[np.ndarray], point: tuple[float, float]) -> bool:
+    """True when the point (x, y) lies inside one of the outlines."""
+    return any(cv2.pointPolygonTest(c, point, False) >= 0 for c in outlines)
+
+
 def _cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
-                  model: tuple) -> bool:
+                  model: tuple, side: float) -> bool:
     """True for a square of a checkered cloth: turned like the cloth's grid (a die matches
     the grid's turn only by chance) and near one of the table's colours (loosely, for the
     frame's corners are darker); a light square with a coloured corner of the next square
-    inside looks like a marked face, but is not square."""
-    if grid is None or face.body > 0:
+    inside looks like a marked face, but is not square, and its colour is not in its
+    middle as a light die's mark is. A crisp square of a die's size (``side``) whose
+    colour class none of the cloth's colours has is a die (a shaded yellow is near a
+    brown cloth in colour distance, not in hue)."""
+    if grid is None:
         return False
     if abs((pick.turn(face) - grid + 45) % 90 - 45) > 5:
         return False
+    if (face.cls in faces_.CLASS_NAMES and face.area >= 0.5 * side * side
+            and pick.is_crisp_square(face) and face.cls not in _table_classes(model, params)):
+        return False  # a crisp, die-sized square of a colour the cloth does not have
+    if face.body > 0:  # a coloured square ringed by light ones looks like a die's mark
+        return is_table_colour(face.bgr, threshold=params.fg_threshold, model=model)
     if face.mark != faces_.NONE:
-        return face.corners > 1.8 and is_table_colour(face.bgr, threshold=params.fg_threshold,
-                                                      model=model)
+        centred = face.cls == faces_.LIGHT and face.mark_off <= 0.15  # a light die's mark
+        return face.corners > 1.8 and not centred and is_table_colour(
+            face.bgr, threshold=params.fg_threshold, model=model)
     return is_table_colour(face.bgr, threshold=1.6 * params.fg_threshold, model=model)
+
+
+def _table_classes(model: tuple, params: DiceParams) -> set[int]:
+    """The colour classes (``dice_faces``) of the table's dominant colours."""
+    bgr = np.repeat(model_bgr(model)[:, None], 8, axis=1)  # (a tiny array is a scalar)
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    return set(faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
+                                light_value=params.light_value,
+                                min_value=params.min_value).ravel().tolist())
 
 
 def _die_side(found: list[faces_.Face], params: DiceParams, guess: float) -> float:
@@ -300,13 +338,20 @@ def _guess_side(raw: np.ndarray, params: DiceParams) -> float:
     short, long_ = np.minimum(bw, bh), np.maximum(bw, bh)
     ok = ((short >= params.min_side / 2) & (long_ <= 0.9 * params.max_side)
           & (long_ < 2.2 * short) & (area > 0.4 * bw * bh))
+    x, y = stats[1:, 0], stats[1:, 1]
+    inside = (x > 0) & (y > 0) & (x + bw < raw.shape[1]) & (y + bh < raw.shape[0])
+    if (ok & inside).any():  # a blob cut by the frame's edge (a hand reaching in) says
+        ok &= inside         # nothing of its size
     if not ok.any():
         return raw.shape[1] / 30
     # weigh blobs by their size: many specks of a textured table must not outvote a die,
     # nor a card or a hand all the dice
     sides = np.sort(np.sqrt(area[ok].astype(np.float64)))
     cum = np.cumsum(sides)
-    return float(sides[int(np.searchsorted(cum, 0.35 * cum[-1]))])
+    i = int(np.searchsorted(cum, 0.35 * cum[-1]))
+    if i > 0 and i == len(sides) - 1 and sides[i] > 3 * sides[i - 1]:
+        i -= 1  # one blob far bigger than all others (glare, a card; not a pile of dice)
+    return float(sides[i])
 
 
 def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.ndarray,

@@ -49,6 +49,8 @@ class Face:
     #                        edge length (a top face's mark sits in its middle)
     spots: tuple = ()  # the coloured spots (class, x, y, share of the face) inside a light
     #                    face, each 3% of it or more: one per die, more make a block of dice
+    body_value: float = 0.0  # for a mark on a light die: the body's brightness (HSV value)
+    #                          next to the mark (a side face is in shade), else 0
 
     @property
     def marks(self) -> int:

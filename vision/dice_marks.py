@@ -27,7 +27,8 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
     """Top-face hypotheses from coloured marks ringed by a light body, as Face objects.
 
     The returned faces have ``body`` set: the die edge length in pixels estimated from how
-    far the light body reaches around the mark.
+    far the light body reaches around the mark, and ``body_value``: the light body's
+    brightness next to the mark (a side face's body is in the shade).
     """
     parts: list[dict] = []  # measured one by one, finished together
     value = hsv_roi[..., 2]
@@ -54,8 +55,24 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
             part = faces_.measure(code, hull, float(area), mask[y:y + h, x:x + w], (x, y),
                                   cls_roi, hsv_roi, bgr_roi, offset)
             if part is not None:
-                parts.append({**part, "body": float(body)})
+                parts.append({**part, "body": float(body),
+                              "body_value": _body_value(cls_roi, value, centre, radius)})
     return faces_.finish(parts, cls_roi, grad, offset)
+
+
+def _body_value(cls_roi: np.ndarray, value: np.ndarray, centre: np.ndarray,
+                radius: float) -> float:
+    """Median brightness (0-255) of the light body just around a mark: the light pixels
+    among the first three samples of 16 rays out of it (0.0 when there are none)."""
+    h, w = cls_roi.shape
+    pts = centre[None, None, :] + _DIRS[:, None, :] * (radius + _FIRST)[None, :, None]
+    xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    lit = value[ys, xs][cls_roi[ys, xs] == faces_.LIGHT]
+    return faces_.percentile(lit, 50) if lit.size else 0.0
+
+
+_FIRST = np.array([1.0, 2.0, 3.0])
 
 
 def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre: np.ndarray,

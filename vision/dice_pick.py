@@ -115,10 +115,15 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
                 continue  # no colour to go by and a soft outline: wood grain, a stain
             if f.mark == NONE and f.edge < 70 and f.pips < 30:
                 continue  # soft and plain: the lit part of a coin, a pencil, a shadow
+            if _uncoloured(f) and f.corners > 1.75 and f.area > 1.2 * side * side:
+                continue  # ragged and bigger than a die: a light body run into the cloth
+            if _uncoloured(f) and f.corners < 1.3 and f.holes < 0.02:
+                continue  # round and plain, not a Toss Up colour: a coin, a counter
             hyps.append((score(f), f))
         elif is_mark(f, top_area):
             hyps.append((f.body ** 2, f))
-    pattern = _pattern_ids([f for _, f in hyps])
+    pattern = (_pattern_ids([f for _, f in hyps]) | _side_marks([f for _, f in hyps], side)
+               | _shaded_marks([f for _, f in hyps], faces, side))
     hyps = [h for h in hyps if id(h[1]) not in pattern and not (drop and drop(h[1]))]
     tops: list[Face] = []
     for _, f in sorted(hyps, key=lambda sf: sf[0], reverse=True):
@@ -159,6 +164,46 @@ def _pattern_ids(faces: list[Face], *, group: int = 5) -> set[int]:
                     out.update(id(faces[k]) for k in same)
                     break
     return out
+
+
+def _body_light(face: Face) -> float:
+    """Brightness of the light body around a face's mark (0 for a face without one)."""
+    if face.body > 0:
+        return face.body_value
+    return face.value if face.mark != NONE and face.cls in (LIGHT, GREY) else 0.0
+
+
+def _side_marks(faces: list[Face], side: float, *, reach: float = 1.25,
+                shade: float = 0.92) -> set[int]:
+    """Ids of the marks of light dice that lie within ``reach`` dice of another mark whose
+    light body is clearly brighter (``shade``): a side face of that die, seen by a tilted
+    camera. The lamp lights the tops of all dice alike and their sides less, so two dice
+    lying side by side show bodies alike in brightness."""
+    lit = [(f, _body_light(f)) for f in faces]
+    lit = [(f, v) for f, v in lit if v > 0]
+    sides = [f for f, v in lit if any(
+        v < shade * w and _gap(f, g) <= reach * side for g, w in lit)]
+    # the same mark found as a coloured face of its own (no body measured) goes with it
+    plain = [f for f in faces if _body_light(f) == 0
+             and any(_gap(f, s) <= 0.35 * side for s in sides)]
+    return {id(f) for f in sides + plain}
+
+
+def _shaded_marks(hyps: list[Face], faces: list[Face], side: float) -> set[int]:
+    """Ids of the small coloured faces (under half a die) that are the mark of a shaded,
+    mid-grey body holding just that one mark: a light die's side face in the shade (the
+    lamp lights a top face's body light; a black die's body is darker still, and a die
+    with coloured pips shows several)."""
+    spots = [f.spots[0] for f in faces if f.cls == GREY and f.value >= 80 and f.marks == 1]
+    return {id(f) for f in hyps
+            if f.cls in CLASS_NAMES and f.mark == NONE and f.body == 0
+            and f.area < 0.5 * side * side and any(
+                c == f.cls and np.hypot(f.centre[0] - x, f.centre[1] - y) <= 0.25 * side
+                for c, x, y, _ in spots)}
+
+
+def _gap(a: Face, b: Face) -> float:
+    return float(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]))
 
 
 def turn(face: Face) -> float:

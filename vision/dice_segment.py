@@ -70,6 +70,12 @@ def foreground(lab: np.ndarray, *, threshold: float, model: tuple[np.ndarray, np
     return far
 
 
+def model_bgr(model: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """The table's dominant colours (``table_model``) as BGR, (K, 3) uint8."""
+    ycc = np.clip(model[0] / _LAB_WEIGHTS, 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    return cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR).reshape(-1, 3)
+
+
 def is_table_colour(bgr: tuple[float, float, float], *, threshold: float,
                     model: tuple[np.ndarray, np.ndarray]) -> bool:
     """True when a BGR colour is one of the table's dominant colours (as ``foreground`` sees it)."""

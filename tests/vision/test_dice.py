@@ -155,3 +155,134 @@ def test_a_side_mark_next_to_a_top_mark_is_the_same_die():
     assert [t.mark for t in pick_tops([top, side], 30.0, **kw)] == [RED]
     apart = _face(**light, mark=YELLOW, area=800.0, centre=(100.0, 131.0), box=box + [0, 7])
     assert len(pick_tops([top, apart], 30.0, **kw)) == 2  # a die lying next to it
+
+
+def test_a_mark_on_a_shaded_body_next_to_a_lit_one_is_that_dies_side():
+    from vision.dice_faces import RED, YELLOW
+    from vision.dice_pick import pick_tops
+
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    top = _face(cls=RED, area=120.0, body=30.0, body_value=250.0, ring=1.0)
+    box = np.array([[95, 127], [105, 127], [105, 137], [95, 137]], np.float32)
+    mark = dict(cls=YELLOW, area=110.0, centre=(100.0, 132.0), box=box, ring=1.0)
+    shaded = _face(**mark, body=30.0, body_value=205.0)
+    as_face = _face(**mark)  # the same mark found as a small yellow face
+    assert [t.cls for t in pick_tops([top, shaded, as_face], 30.0, **kw)] == [RED]
+    # two dice lying side by side: their bodies are lit alike
+    lit = _face(**mark, body=30.0, body_value=245.0)
+    assert sorted(t.cls for t in pick_tops([top, lit], 30.0, **kw)) == [YELLOW, RED]
+
+
+def test_a_ragged_light_patch_bigger_than_a_die_is_no_top_face():
+    from vision.dice_faces import LIGHT
+    from vision.dice_pick import pick_tops
+
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    light = dict(cls=LIGHT, bgr=(225.0, 230.0, 230.0), holes=0.1, max_hole=0.08, pips=60.0)
+    patch = _face(**light, area=1400.0, corners=1.9, fill=0.72, aspect=1.3)
+    assert pick_tops([patch], 30.0, **kw) == []  # a die's body run into a light square
+    small = _face(**light, area=850.0, corners=1.9, fill=0.72)  # a die's size
+    assert len(pick_tops([small], 30.0, **kw)) == 1
+    assert len(pick_tops([_face(**light, area=1400.0, corners=1.5)], 30.0, **kw)) == 1
+
+
+def test_a_round_plain_face_of_no_toss_up_colour_is_a_coin():
+    from vision.dice_faces import HUE
+    from vision.dice_pick import pick_tops
+
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    coin = dict(cls=HUE, bgr=(190.0, 140.0, 120.0), corners=1.21, fill=0.75)
+    assert pick_tops([_face(**coin, holes=0.0, pips=0.0, max_hole=0.0)], 30.0, **kw) == []
+    assert len(pick_tops([_face(**coin)], 30.0, **kw)) == 1  # a blue die shows its pips
+
+
+def test_a_hand_reaching_in_does_not_set_the_die_size():
+    frame = ds.table(colour=(235, 235, 232))
+    ds.die(frame, (320, 300), 26, ds.YELLOW, angle=40, pips=5, pip_colour=(30, 30, 30))
+    # a brown hand, far bigger than a die, cut by the frame's top edge
+    cv2.rectangle(frame, (200, 0), (330, 40), (60, 90, 140), -1)
+    for x in (205, 240, 275, 305):
+        cv2.rectangle(frame, (x, 40), (x + 22, 110), (60, 90, 140), -1)
+    assert read_dice(frame).counts() == (0, 1, 0, 0)
+
+
+def test_a_small_mark_on_a_shaded_grey_body_is_a_side_face():
+    from vision.dice_faces import GREY, LIGHT, RED, YELLOW
+    from vision.dice_pick import pick_tops
+
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    top = _face(cls=LIGHT, mark=RED, bgr=(225.0, 230.0, 230.0), holes=0.15, max_hole=0.12)
+    box = np.array([[92, 128], [108, 128], [108, 144], [92, 144]], np.float32)
+    mark = _face(cls=YELLOW, area=200.0, centre=(100.0, 136.0), box=box, corners=1.5,
+                 bgr=(45.0, 85.0, 100.0), value=100.0)
+    side = dict(cls=GREY, mark=YELLOW, area=500.0, centre=(100.0, 136.0), aspect=1.6,
+                bgr=(100.0, 100.0, 105.0), value=105.0, spots=((YELLOW, 100.0, 136.0, 0.3),))
+    assert [t.cls for t in pick_tops([top, mark, _face(**side)], 30.0, **kw)] == [LIGHT]
+    # a black die's body is darker, and a die with coloured pips shows several
+    dark = _face(**{**side, "value": 50.0})
+    assert len(pick_tops([top, mark, dark], 30.0, **kw)) == 2
+    pips = _face(**{**side, "spots": side["spots"] * 2})
+    assert len(pick_tops([top, mark, pips], 30.0, **kw)) == 2
+
+
+def test_a_glare_spot_far_bigger_than_the_die_does_not_set_the_die_size():
+    frame = ds.table(colour=(120, 118, 125))
+    ds.die(frame, (150, 150), 16, ds.GREEN, angle=20, pips=4)
+    glare = np.zeros(frame.shape[:2], np.float32)
+    cv2.ellipse(glare, (400, 300), (45, 35), 0, 0, 360, 1.0, -1)
+    glare = cv2.GaussianBlur(glare, (0, 0), 3)[..., None]
+    frame[:] = np.clip(frame * (1 - glare) + 250 * glare, 0, 255).astype(np.uint8)
+    assert read_dice(frame).counts() == (1, 0, 0, 0)
+
+
+def test_what_lies_on_a_pencil_is_no_die():
+    frame = ds.scene(["green"])
+    cv2.line(frame, (150, 300), (420, 330), (40, 150, 40), 12, cv2.LINE_AA)  # a green pencil
+    ferrule = cv2.boxPoints(((432, 331), (22, 16), 6.3)).astype(np.int32)
+    cv2.fillConvexPoly(frame, ferrule, (230, 232, 235), cv2.LINE_AA)
+    cv2.circle(frame, (433, 331), 5, (60, 60, 210), -1, cv2.LINE_AA)  # a red stamp on it
+    assert read_dice(frame).counts() == (1, 0, 0, 0)
+
+
+def test_a_light_die_turned_like_a_checkered_cloth_is_still_a_die():
+    frame = ds.table(colour=(235, 235, 232))
+    for y in range(0, 480, 40):
+        for x in range(0, 640, 40):
+            if (x // 40 + y // 40) % 2:
+                frame[y:y + 40, x:x + 40] = ds.RED
+    # its red mark sits in its middle; a cloth square's colour sits at its corners
+    ds.die(frame, (300, 220), 34, (225, 228, 230), angle=2, mark=ds.RED)
+    assert read_dice(frame).counts() == (0, 0, 1, 0)
+
+
+def test_a_cloth_square_ringed_by_light_squares_is_no_mark():
+    from vision.dice import _cloth_square
+    from vision.dice_faces import GREEN, RED
+    from vision.dice_segment import table_model
+
+    cloth = np.zeros((40, 40, 3), np.uint8)
+    cloth[:] = (232, 235, 235)
+    cloth[:20, :20] = cloth[20:, 20:] = ds.RED
+    model = table_model(cv2.cvtColor(cloth, cv2.COLOR_BGR2YCrCb))
+    square = dict(cls=RED, bgr=tuple(float(c) for c in ds.RED), body=40.0, body_value=230.0)
+    assert _cloth_square(_face(**square), 0.0, DiceParams(), model, 30.0)  # turned like it
+    assert not _cloth_square(_face(**square), 30.0, DiceParams(), model, 30.0)
+    green = dict(square, cls=GREEN, bgr=tuple(float(c) for c in ds.GREEN))
+    assert not _cloth_square(_face(**green), 0.0, DiceParams(), model, 30.0)  # not its colour
+
+
+def test_a_crisp_die_sized_square_of_a_colour_the_cloth_lacks_is_no_cloth_square():
+    from vision.dice import _cloth_square
+    from vision.dice_faces import HUE, YELLOW
+    from vision.dice_segment import table_model
+
+    cloth = np.zeros((40, 40, 3), np.uint8)  # a brown and grey check
+    cloth[:] = (90, 90, 95)
+    cloth[:20, :20] = cloth[20:, 20:] = (30, 50, 90)
+    model = table_model(cv2.cvtColor(cloth, cv2.COLOR_BGR2YCrCb))
+    # a face whose pixels are yellow, its mean colour (shaded) near the brown
+    shaded_yellow = _face(cls=YELLOW, bgr=(30.0, 55.0, 88.0))
+    assert not _cloth_square(shaded_yellow, 0.0, DiceParams(), model, 30.0)
+    assert _cloth_square(shaded_yellow, 0.0, DiceParams(), model, 60.0)  # far under a die
+    brown = _face(cls=HUE, bgr=(30.0, 50.0, 90.0))
+    assert _cloth_square(brown, 0.0, DiceParams(), model, 30.0)
