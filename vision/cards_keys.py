@@ -91,8 +91,90 @@ def _reference_keys(bank: Bank, faces: np.ndarray, checks: int = 32
     return out
 
 
+@dataclass(frozen=True)
+class FrameKeys:
+    """A frame's keypoints on its work frame (``KeyParams.work_side``).
+
+    Attributes
+    ----------
+    pts : ndarray of shape (K, 2), float32
+        Positions (x, y) in work pixels.
+    desc : ndarray of shape (K, 128), float32
+        SIFT descriptors.
+    strength : ndarray of shape (K,), float32
+        Detector response (the strongest are kept).
+    scale : float
+        Work pixels per frame pixel.
+    """
+
+    pts: np.ndarray
+    desc: np.ndarray
+    strength: np.ndarray
+    scale: float
+
+
+def work_gray(frame: np.ndarray, params: KeyParams = KeyParams()) -> tuple[np.ndarray, float]:
+    """The gray work frame (long side at most ``work_side``) and its scale."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, params.work_side / max(h, w))
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    if scale < 1:
+        gray = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    return gray, scale
+
+
+def frame_keys(gray: np.ndarray, scale: float, params: KeyParams = KeyParams(), *,
+               reuse: FrameKeys | None = None, changed: np.ndarray | None = None,
+               tile: int = 32) -> FrameKeys:
+    """The strongest SIFT keypoints of a gray work frame (from :func:`work_gray`).
+
+    With ``reuse`` (the keypoints of an earlier frame of the same camera) and ``changed``
+    (bool, one per ``tile`` x ``tile`` work pixels, True where the picture changed since),
+    only the changed tiles are searched afresh; the keypoints elsewhere are reused.
+    """
+    sift = cv2.SIFT_create(nfeatures=params.max_keys)
+    if reuse is None or changed is None or reuse.scale != scale:
+        kps, desc = sift.detectAndCompute(gray, None)
+        if desc is None:
+            return FrameKeys(np.zeros((0, 2), np.float32), np.zeros((0, 128), np.float32),
+                             np.zeros(0, np.float32), scale)
+        return FrameKeys(np.array([k.pt for k in kps], np.float32), desc,
+                         np.array([k.response for k in kps], np.float32), scale)
+    # a keypoint's descriptor sees a tile's neighbours: those are searched afresh too
+    grown = cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    parts = [_where(reuse, ~grown, tile)]
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(grown.astype(np.uint8), connectivity=8)
+    h, w = gray.shape
+    for k in range(1, count):
+        c, r, cw, rh = (int(v) for v in stats[k, :4])
+        # searched with a margin of a tile (no edge effects), kept on its own tiles only
+        x0, y0 = max(0, (c - 1) * tile), max(0, (r - 1) * tile)
+        kps, desc = sift.detectAndCompute(gray[y0:min(h, (r + rh + 1) * tile),
+                                               x0:min(w, (c + cw + 1) * tile)], None)
+        if desc is None:
+            continue
+        found = FrameKeys(np.array([p.pt for p in kps], np.float32).reshape(-1, 2) + (x0, y0),
+                          desc, np.array([p.response for p in kps], np.float32), scale)
+        parts.append(_where(found, labels == k, tile))
+    keys = FrameKeys(*(np.concatenate([getattr(p, f) for p in parts])
+                       for f in ("pts", "desc", "strength")), scale)
+    if len(keys.pts) > params.max_keys:
+        best = np.sort(np.argsort(-keys.strength, kind="stable")[:params.max_keys])
+        keys = FrameKeys(keys.pts[best], keys.desc[best], keys.strength[best], scale)
+    return keys
+
+
+def _where(keys: FrameKeys, tiles: np.ndarray, tile: int) -> FrameKeys:
+    """The keypoints lying on the tiles marked True."""
+    col = np.clip((keys.pts[:, 0] // tile).astype(int), 0, tiles.shape[1] - 1)
+    row = np.clip((keys.pts[:, 1] // tile).astype(int), 0, tiles.shape[0] - 1)
+    keep = tiles[row, col]
+    return FrameKeys(keys.pts[keep], keys.desc[keep], keys.strength[keep], keys.scale)
+
+
 def find_keypoint_quads(frame: np.ndarray, faces: np.ndarray, bank: Bank, *,
-                        params: KeyParams = KeyParams()) -> list[tuple[np.ndarray, str]]:
+                        params: KeyParams = KeyParams(), keys: FrameKeys | None = None
+                        ) -> list[tuple[np.ndarray, str]]:
     """Card outlines where a face's keypoints recur in the frame under one homography.
 
     Parameters
@@ -102,6 +184,8 @@ def find_keypoint_quads(frame: np.ndarray, faces: np.ndarray, bank: Bank, *,
         The deck's rectified reference faces (``Deck.faces``).
     bank : Bank
         The deck's bank (the key of the per-deck keypoint cache).
+    keys : FrameKeys, optional
+        The frame's keypoints when already found (:func:`frame_keys`).
 
     Returns
     -------
@@ -113,15 +197,11 @@ def find_keypoint_quads(frame: np.ndarray, faces: np.ndarray, bank: Bank, *,
     ref_pts, ref_owner, matcher = _reference_keys(bank, faces, params.checks)
     if matcher is None or len(ref_pts) < 2:
         return []
-    h, w = frame.shape[:2]
-    scale = min(1.0, params.work_side / max(h, w))
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    if scale < 1:
-        gray = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    kps, desc = cv2.SIFT_create(nfeatures=params.max_keys).detectAndCompute(gray, None)
-    if desc is None or len(kps) < params.min_matches:
+    if keys is None:
+        keys = frame_keys(*work_gray(frame, params), params)
+    pts, desc, scale = keys.pts, keys.desc, keys.scale
+    if len(pts) < params.min_matches:
         return []
-    pts = np.array([k.pt for k in kps], np.float32)
     pairs = matcher.knnMatch(desc, k=2)
     good = [m[0] for m in pairs if len(m) == 2 and m[0].distance < params.ratio * m[1].distance]
     fh, fw = faces.shape[1:3]
