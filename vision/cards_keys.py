@@ -105,12 +105,16 @@ class FrameKeys:
         Detector response (the strongest are kept).
     scale : float
         Work pixels per frame pixel.
+    nearest : ndarray of shape (K, 3), float64, optional
+        Per keypoint, the deck's nearest reference descriptor (index) and the distances
+        to the nearest two (:func:`with_nearest`); NaN rows are not searched yet.
     """
 
     pts: np.ndarray
     desc: np.ndarray
     strength: np.ndarray
     scale: float
+    nearest: np.ndarray | None = None
 
 
 def work_gray(frame: np.ndarray, params: KeyParams = KeyParams()) -> tuple[np.ndarray, float]:
@@ -143,6 +147,7 @@ def frame_keys(gray: np.ndarray, scale: float, params: KeyParams = KeyParams(), 
     # a keypoint's descriptor sees a tile's neighbours: those are searched afresh too
     grown = cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     parts = [_where(reuse, ~grown, tile)]
+    known = [parts[0].nearest]
     count, labels, stats, _ = cv2.connectedComponentsWithStats(grown.astype(np.uint8), connectivity=8)
     h, w = gray.shape
     for k in range(1, count):
@@ -156,11 +161,13 @@ def frame_keys(gray: np.ndarray, scale: float, params: KeyParams = KeyParams(), 
         found = FrameKeys(np.array([p.pt for p in kps], np.float32).reshape(-1, 2) + (x0, y0),
                           desc, np.array([p.response for p in kps], np.float32), scale)
         parts.append(_where(found, labels == k, tile))
+        known.append(np.full((len(parts[-1].pts), 3), np.nan))
     keys = FrameKeys(*(np.concatenate([getattr(p, f) for p in parts])
-                       for f in ("pts", "desc", "strength")), scale)
+                       for f in ("pts", "desc", "strength")), scale,
+                     None if known[0] is None else np.concatenate(known))
     if len(keys.pts) > params.max_keys:
         best = np.sort(np.argsort(-keys.strength, kind="stable")[:params.max_keys])
-        keys = FrameKeys(keys.pts[best], keys.desc[best], keys.strength[best], scale)
+        keys = _take(keys, best)
     return keys
 
 
@@ -168,8 +175,29 @@ def _where(keys: FrameKeys, tiles: np.ndarray, tile: int) -> FrameKeys:
     """The keypoints lying on the tiles marked True."""
     col = np.clip((keys.pts[:, 0] // tile).astype(int), 0, tiles.shape[1] - 1)
     row = np.clip((keys.pts[:, 1] // tile).astype(int), 0, tiles.shape[0] - 1)
-    keep = tiles[row, col]
-    return FrameKeys(keys.pts[keep], keys.desc[keep], keys.strength[keep], keys.scale)
+    return _take(keys, tiles[row, col])
+
+
+def _take(keys: FrameKeys, which: np.ndarray) -> FrameKeys:
+    """The keypoints an index or mask picks."""
+    return FrameKeys(keys.pts[which], keys.desc[which], keys.strength[which], keys.scale,
+                     None if keys.nearest is None else keys.nearest[which])
+
+
+def with_nearest(keys: FrameKeys, faces: np.ndarray, bank: Bank,
+                 params: KeyParams = KeyParams()) -> FrameKeys:
+    """``keys`` with every keypoint's nearest reference descriptors (``nearest``) known;
+    only the keypoints not searched yet are searched (the deck's index is built once)."""
+    near = (np.full((len(keys.pts), 3), np.nan) if keys.nearest is None
+            else keys.nearest.copy())
+    todo = np.flatnonzero(np.isnan(near[:, 0]))
+    matcher = _reference_keys(bank, faces, params.checks)[2]
+    if matcher is None or not len(todo):
+        return FrameKeys(keys.pts, keys.desc, keys.strength, keys.scale, near)
+    for row, pair in zip(todo, matcher.knnMatch(keys.desc[todo], k=2)):
+        near[row] = ((pair[0].trainIdx, pair[0].distance, pair[1].distance) if len(pair) == 2
+                     else (-1, np.inf, np.inf))
+    return FrameKeys(keys.pts, keys.desc, keys.strength, keys.scale, near)
 
 
 def find_keypoint_quads(frame: np.ndarray, faces: np.ndarray, bank: Bank, *,
@@ -199,20 +227,20 @@ def find_keypoint_quads(frame: np.ndarray, faces: np.ndarray, bank: Bank, *,
         return []
     if keys is None:
         keys = frame_keys(*work_gray(frame, params), params)
-    pts, desc, scale = keys.pts, keys.desc, keys.scale
+    pts, scale = keys.pts, keys.scale
     if len(pts) < params.min_matches:
         return []
-    pairs = matcher.knnMatch(desc, k=2)
-    good = [m[0] for m in pairs if len(m) == 2 and m[0].distance < params.ratio * m[1].distance]
+    near = with_nearest(keys, faces, bank, params).nearest
+    good = np.flatnonzero(near[:, 1] < params.ratio * near[:, 2])
     fh, fw = faces.shape[1:3]
     corners = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     quads: list[tuple[np.ndarray, str]] = []
-    by_face: dict[int, list[cv2.DMatch]] = {}
-    for m in good:
-        by_face.setdefault(int(ref_owner[m.trainIdx]), []).append(m)
-    for face, ms in by_face.items():
-        src = ref_pts[[m.trainIdx for m in ms]]
-        dst = pts[[m.queryIdx for m in ms]]
+    by_face: dict[int, list[int]] = {}
+    for k in good:
+        by_face.setdefault(int(ref_owner[int(near[k, 0])]), []).append(int(k))
+    for face, ks in by_face.items():
+        src = ref_pts[near[ks, 0].astype(int)]
+        dst = pts[ks]
         for _ in range(params.max_cards):
             if len(src) < params.min_matches:
                 break

@@ -8,7 +8,7 @@ keeps what it learnt from the last frame it read:
   the last reading back at once (a still table costs a resize and a difference);
 - otherwise the frame is read afresh (:func:`vision.cards.read_keyed`), but the keypoint
   search (``cards_keys``, the costliest stage) looks only at the tiles that changed and
-  keeps the keypoints found elsewhere before.
+  keeps the keypoints found elsewhere before, with their nearest reference descriptors.
 
 Each frame is compared with the frame last read, not the one before it: a slow drift of
 the light adds up until it counts as a change.
@@ -22,7 +22,8 @@ import cv2
 import numpy as np
 
 from vision.cards import read_keyed
-from vision.cards_keys import FrameKeys, find_keypoint_quads, frame_keys, work_gray
+from vision.cards_keys import (FrameKeys, find_keypoint_quads, frame_keys, with_nearest,
+                               work_gray)
 from vision.cards_stages import CardParams, check_frame
 from vision.deck import Deck
 from vision.results import CardReading
@@ -84,8 +85,9 @@ class CardReader:
             return self._reading
         keyed: list = []
         if keys_params is not None and self.deck.ids:
-            keys = frame_keys(gray, scale, keys_params, reuse=self._keys, changed=changed,
-                              tile=self.track.tile)
+            keys = with_nearest(frame_keys(gray, scale, keys_params, reuse=self._keys,
+                                           changed=changed, tile=self.track.tile),
+                                self.deck.faces, self.deck.bank, keys_params)
             keyed = find_keypoint_quads(frame, self.deck.faces, self.deck.bank,
                                         params=keys_params, keys=keys)
             self._keys = keys

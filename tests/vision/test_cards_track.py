@@ -3,12 +3,14 @@ again, a card that lands is found by searching only the part of the table that c
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from tests.vision import cards_support as cs
 from vision.cards import read_cards
-from vision.cards_keys import find_keypoint_quads, frame_keys, work_gray
+from vision.cards_keys import find_keypoint_quads, frame_keys, with_nearest, work_gray
 from vision.cards_track import CardReader
 
 
@@ -79,3 +81,17 @@ def test_keypoints_are_searched_again_only_where_the_table_changed():
     deck = cs.deck()
     found = find_keypoint_quads(_two_cards(), deck.faces, deck.bank, keys=keys)
     assert {cid for _, cid in found} == {"num-4"}
+
+
+def test_nearest_reference_descriptors_are_searched_once():
+    deck = cs.deck()
+    keys = with_nearest(frame_keys(*work_gray(_two_cards())), deck.faces, deck.bank)
+    assert not np.isnan(keys.nearest).any()
+    # a keypoint already searched keeps what was found for it
+    marked = keys.nearest.copy()
+    marked[0] = (-1, np.inf, np.inf)
+    again = with_nearest(replace(keys, nearest=marked), deck.faces, deck.bank)
+    assert np.array_equal(again.nearest, marked)
+    assert ({cid for _, cid in find_keypoint_quads(_two_cards(), deck.faces, deck.bank, keys=keys)}
+            == {cid for _, cid in find_keypoint_quads(_two_cards(), deck.faces, deck.bank)}
+            == {"hero-fox", "num-4"})
