@@ -11,7 +11,7 @@ import pytest
 from tests.vision import cards_support as cs
 from vision.cards import read_cards
 from vision.cards_keys import find_keypoint_quads, frame_keys, with_nearest, work_gray
-from vision.cards_track import CardReader
+from vision.cards_track import CardReader, TrackParams
 
 
 def _noisy(frame: np.ndarray, seed: int) -> np.ndarray:
@@ -95,3 +95,27 @@ def test_nearest_reference_descriptors_are_searched_once():
     assert ({cid for _, cid in find_keypoint_quads(_two_cards(), deck.faces, deck.bank, keys=keys)}
             == {cid for _, cid in find_keypoint_quads(_two_cards(), deck.faces, deck.bank)}
             == {"hero-fox", "num-4"})
+
+
+def test_a_part_read_keeps_the_cards_away_from_the_change():
+    reader = CardReader(cs.deck(), track=TrackParams(part_below=0.6))
+    before = reader.read(_one_card())
+    landed = reader.read(_two_cards())
+    assert landed.ids == ("hero-fox", "num-4")
+    # hero-fox lies away from the change: its sighting is the one seen before
+    assert any(s is before.cards[0] for s in landed.cards)
+    new = next(s for s in landed.cards if s.card_id == "num-4")
+    want = cs.card_corners((680, 380), 300, -12)
+    gap = np.hypot(*(np.array(new.corners)[:, None] - want[None]).transpose(2, 0, 1)).min(axis=1)
+    assert gap.max() < 12  # in frame pixels, not the box's
+
+
+def test_a_part_read_looks_again_at_a_card_the_change_touches():
+    reader = CardReader(cs.deck(), track=TrackParams(part_below=0.9))
+    before = reader.read(_one_card())
+    # num-4 lands over a corner of hero-fox
+    frame = cs.place(_one_card(), cs.faces()["num-4"], cs.card_corners((470, 420), 300, -12))
+    landed = reader.read(frame)
+    assert reader.reads == 2
+    assert landed.ids == read_cards(frame, cs.deck()).ids
+    assert not any(s is before.cards[0] for s in landed.cards)
