@@ -107,7 +107,8 @@ class FrameKeys:
         Work pixels per frame pixel.
     nearest : ndarray of shape (K, 3), float64, optional
         Per keypoint, the deck's nearest reference descriptor (index) and the distances
-        to the nearest two (:func:`with_nearest`); NaN rows are not searched yet.
+        to the nearest two (:func:`with_nearest`); NaN rows are not searched yet. They
+        belong to the deck they were searched in: use such keys with that deck only.
     """
 
     pts: np.ndarray
@@ -148,7 +149,8 @@ def frame_keys(gray: np.ndarray, scale: float, params: KeyParams = KeyParams(), 
     grown = cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     parts = [_where(reuse, ~grown, tile)]
     known = [parts[0].nearest]
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(grown.astype(np.uint8), connectivity=8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(grown.astype(np.uint8),
+                                                               connectivity=8)
     h, w = gray.shape
     for k in range(1, count):
         c, r, cw, rh = (int(v) for v in stats[k, :4])
