@@ -9,7 +9,9 @@ rendered by ``scenes.cards`` at 1280x960 with the project's synthetic deck; the 
 deck is the 24 faces plus 96 more of the same style (the frames show only the 24). The real
 Pinochle photos (tests/data/cards-pinochle) are scored with every method too. Methods:
 ``ours`` (``read_cards``), ``fast`` (``read_cards`` without the keypoint search) and
-``phash`` (the perceptual-hash peer).
+``phash`` (the perceptual-hash peer). A camera's frames in turn are timed with
+``vision.cards_track.CardReader`` (120 faces): a still table seen again with new sensor
+noise, and each frame again after one of its cards was painted out (the card lands).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from scenes.card_faces import deck_specs, draw_face  # noqa: E402
 from scenes.cards import CONDITIONS, make_plan, render  # noqa: E402
 from vision.cards import CardParams, read_cards  # noqa: E402
 from vision.cards_phash import deck_hashes, read_cards_phash  # noqa: E402
+from vision.cards_track import CardReader  # noqa: E402
 from vision.deck import load_deck, save_face  # noqa: E402
 from vision.imageio import decode_image, read_image  # noqa: E402
 
@@ -120,6 +123,42 @@ def _run(method, frames, deck, hashes) -> tuple[dict[str, _Tally], _Tally]:
     return per, total
 
 
+def _painted_out(frame: np.ndarray, corners) -> np.ndarray:
+    """The frame before a card landed: the card's area painted the table's median colour."""
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(np.array(corners)).astype(np.int32), 255)
+    before = frame.copy()
+    before[cv2.dilate(mask, np.ones((9, 9), np.uint8)) > 0] = np.median(
+        frame.reshape(-1, 3), axis=0).astype(np.uint8)
+    return before
+
+
+def _camera(frames, deck) -> str:
+    """A camera's frames in turn (``CardReader``): a still table, and a card landing."""
+    rng = np.random.default_rng(7)
+    still = landing = 0.0
+    same = n = 0
+    for _, after, _ in frames:
+        named = read_cards(after, deck).cards
+        if not named:
+            continue
+        before = _painted_out(after, named[int(rng.integers(len(named)))].corners)
+        again = np.clip(before.astype(np.int16) + rng.integers(-3, 4, before.shape), 0, 255
+                        ).astype(np.uint8)  # the same table, new sensor noise
+        reader = CardReader(deck)
+        reader.read(before)
+        t = time.process_time()
+        reader.read(again)
+        still += time.process_time() - t
+        t = time.process_time()
+        got = reader.read(after)
+        landing += time.process_time() - t
+        same += got.ids == read_cards(after, deck).ids
+        n += 1
+    return (f"{1000 * still / n:.1f} ms per still frame, {1000 * landing / n:.0f} ms per frame "
+            f"where a card landed ({same}/{n} named as read_cards names them)")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-condition", type=int, default=3)
@@ -144,6 +183,7 @@ def main(argv=None) -> int:
             total = results[size, method][1]
             print(f"{method:5s} {size:3d} faces: {1000 * total.seconds / total.n:6.1f} ms/frame  "
                   f"{total.row()}")
+    print(f"camera frames in turn, 120 faces (CardReader): {_camera(frames, decks[120])}")
     print("\naccuracy per condition, 24-face deck (ours | fast | phash):")
     for condition in CONDITIONS:
         ours, fast = results[24, "ours"][0][condition], results[24, "fast"][0][condition]

@@ -60,6 +60,7 @@ class Recognizer:
         self.card_settler = CardSettler()
         self.hand_watcher = HandWatcher()  # .last.hand: a hand or an arm is over the table
         self._deck: Any = None  # the loaded deck of the current card game, or None
+        self._card_reader: Any = None  # reads its frames in turn (vision.cards_track)
         self._deck_stamp: int | None = None  # its folder's change time when it was loaded
         self._lock = threading.Lock()
         self._frame: np.ndarray | None = None
@@ -96,6 +97,7 @@ class Recognizer:
                 self.hand_watcher.reset()  # its table picture may be stale: learn it again
             self._deck_stamp = stamp  # a deck taught (or changed) while running is reloaded
             self._deck = self._load_deck(game)
+            self._card_reader = None
         if frame is None:
             return
         with self._lock:
@@ -167,12 +169,15 @@ class Recognizer:
 
     def _step_cards(self, frame: np.ndarray, previous: np.ndarray | None,
                     last: DiceReading | CardReading | None) -> None:
-        from vision.cards import read_cards
+        from vision.cards_track import CardReader
 
         if frame is previous and isinstance(last, CardReading):
             reading, motion = last, 0.0
         else:
-            reading = read_cards(frame, self._deck)
+            if self._card_reader is None:
+                self._card_reader = CardReader(self._deck)
+            # a still table is not read again; a card that lands is looked for where it changed
+            reading = self._card_reader.read(frame)
             motion = motion_score(previous, frame)
             self._watch_hand(frame, motion)
             self.frames += 1

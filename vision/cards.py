@@ -28,7 +28,7 @@ from vision.cards_stages import (CardParams, Evidence, check_frame, coarse_all, 
 from vision.deck import Deck
 from vision.results import CardReading, CardSighting
 
-__all__ = ["CardParams", "Evidence", "name_quad", "read_cards", "rectify"]
+__all__ = ["CardParams", "Evidence", "name_quad", "read_cards", "read_keyed", "rectify"]
 
 
 def read_cards(frame: np.ndarray, deck: Deck, *, params: CardParams = CardParams()) -> CardReading:
@@ -50,10 +50,17 @@ def read_cards(frame: np.ndarray, deck: Deck, *, params: CardParams = CardParams
     check_frame(frame)
     if not deck.ids:
         return CardReading(cards=(), unsure=())
-    gate = params.match.max_distance
-    quads = find_card_quads(frame, deck.aspect, params=params.find)
     keyed = ([] if params.keys is None
              else find_keypoint_quads(frame, deck.faces, deck.bank, params=params.keys))
+    return read_keyed(frame, deck, keyed, params=params)
+
+
+def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]], *,
+               params: CardParams = CardParams()) -> CardReading:
+    """:func:`read_cards` with the keypoint outlines already found (``cards_keys``; the
+    reader of a camera's frames in turn, ``cards_track``, finds them on what changed)."""
+    gate = params.match.max_distance
+    quads = find_card_quads(frame, deck.aspect, params=params.find)
     first = coarse_all(frame, quads + [q for q, _ in keyed], deck)
     stages = snap_stages(frame, [c for c in first if c[0].min() <= gate], deck, params)
     found = suppress(name_stages(frame, stages, deck, params), params.same_card_iou)

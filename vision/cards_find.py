@@ -297,14 +297,16 @@ def _sides_ok(quad: np.ndarray, aspect: float) -> bool:
     return 0.6 * target <= ratio <= min(0.97, 1.3 * target)
 
 
+_GRID_U, _GRID_V = (g.reshape(-1, 1) for g in np.meshgrid(
+    (np.arange(7, dtype=np.float32) + 0.5) / 7, (np.arange(7, dtype=np.float32) + 0.5) / 7))
+
+
 def _inside_fraction(quad: np.ndarray, mask: np.ndarray) -> float:
     """Fraction of a 7x7 grid of points inside the quad (within the frame) that the mask
     marks as card. Points outside the frame count as unknown, not as missing (cards cut
     by the frame edge); a quad mostly outside the frame scores 0."""
-    u = (np.arange(7, dtype=np.float32) + 0.5) / 7
-    uu, vv = np.meshgrid(u, u)
     a, b, d = quad[0], quad[1] - quad[0], quad[3] - quad[0]
-    pts = a + uu.reshape(-1, 1) * b + vv.reshape(-1, 1) * d
+    pts = a + _GRID_U * b + _GRID_V * d
     h, w = mask.shape
     x, y = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
     seen = (x >= 0) & (y >= 0) & (x < w) & (y < h)

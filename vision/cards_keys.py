@@ -91,8 +91,120 @@ def _reference_keys(bank: Bank, faces: np.ndarray, checks: int = 32
     return out
 
 
+@dataclass(frozen=True)
+class FrameKeys:
+    """A frame's keypoints on its work frame (``KeyParams.work_side``).
+
+    Attributes
+    ----------
+    pts : ndarray of shape (K, 2), float32
+        Positions (x, y) in work pixels.
+    desc : ndarray of shape (K, 128), float32
+        SIFT descriptors.
+    strength : ndarray of shape (K,), float32
+        Detector response (the strongest are kept).
+    scale : float
+        Work pixels per frame pixel.
+    nearest : ndarray of shape (K, 3), float64, optional
+        Per keypoint, the deck's nearest reference descriptor (index) and the distances
+        to the nearest two (:func:`with_nearest`); NaN rows are not searched yet. They
+        belong to the deck they were searched in: use such keys with that deck only.
+    """
+
+    pts: np.ndarray
+    desc: np.ndarray
+    strength: np.ndarray
+    scale: float
+    nearest: np.ndarray | None = None
+
+
+def work_gray(frame: np.ndarray, params: KeyParams = KeyParams()) -> tuple[np.ndarray, float]:
+    """The gray work frame (long side at most ``work_side``) and its scale."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, params.work_side / max(h, w))
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    if scale < 1:
+        gray = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    return gray, scale
+
+
+def frame_keys(gray: np.ndarray, scale: float, params: KeyParams = KeyParams(), *,
+               reuse: FrameKeys | None = None, changed: np.ndarray | None = None,
+               tile: int = 32) -> FrameKeys:
+    """The strongest SIFT keypoints of a gray work frame (from :func:`work_gray`).
+
+    With ``reuse`` (the keypoints of an earlier frame of the same camera) and ``changed``
+    (bool, one per ``tile`` x ``tile`` work pixels, True where the picture changed since),
+    only the changed tiles are searched afresh; the keypoints elsewhere are reused.
+    """
+    sift = cv2.SIFT_create(nfeatures=params.max_keys)
+    if reuse is None or changed is None or reuse.scale != scale:
+        kps, desc = sift.detectAndCompute(gray, None)
+        if desc is None:
+            return FrameKeys(np.zeros((0, 2), np.float32), np.zeros((0, 128), np.float32),
+                             np.zeros(0, np.float32), scale)
+        return FrameKeys(np.array([k.pt for k in kps], np.float32), desc,
+                         np.array([k.response for k in kps], np.float32), scale)
+    # a keypoint's descriptor sees a tile's neighbours: those are searched afresh too
+    grown = cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    parts = [_where(reuse, ~grown, tile)]
+    known = [parts[0].nearest]
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(grown.astype(np.uint8),
+                                                               connectivity=8)
+    h, w = gray.shape
+    for k in range(1, count):
+        c, r, cw, rh = (int(v) for v in stats[k, :4])
+        # searched with a margin of a tile (no edge effects), kept on its own tiles only
+        x0, y0 = max(0, (c - 1) * tile), max(0, (r - 1) * tile)
+        kps, desc = sift.detectAndCompute(gray[y0:min(h, (r + rh + 1) * tile),
+                                               x0:min(w, (c + cw + 1) * tile)], None)
+        if desc is None:
+            continue
+        found = FrameKeys(np.array([p.pt for p in kps], np.float32).reshape(-1, 2) + (x0, y0),
+                          desc, np.array([p.response for p in kps], np.float32), scale)
+        parts.append(_where(found, labels == k, tile))
+        known.append(np.full((len(parts[-1].pts), 3), np.nan))
+    keys = FrameKeys(*(np.concatenate([getattr(p, f) for p in parts])
+                       for f in ("pts", "desc", "strength")), scale,
+                     None if known[0] is None else np.concatenate(known))
+    if len(keys.pts) > params.max_keys:
+        best = np.sort(np.argsort(-keys.strength, kind="stable")[:params.max_keys])
+        keys = _take(keys, best)
+    return keys
+
+
+def _where(keys: FrameKeys, tiles: np.ndarray, tile: int) -> FrameKeys:
+    """The keypoints lying on the tiles marked True."""
+    col = np.clip((keys.pts[:, 0] // tile).astype(int), 0, tiles.shape[1] - 1)
+    row = np.clip((keys.pts[:, 1] // tile).astype(int), 0, tiles.shape[0] - 1)
+    return _take(keys, tiles[row, col])
+
+
+def _take(keys: FrameKeys, which: np.ndarray) -> FrameKeys:
+    """The keypoints an index or mask picks."""
+    return FrameKeys(keys.pts[which], keys.desc[which], keys.strength[which], keys.scale,
+                     None if keys.nearest is None else keys.nearest[which])
+
+
+def with_nearest(keys: FrameKeys, faces: np.ndarray, bank: Bank,
+                 params: KeyParams = KeyParams()) -> FrameKeys:
+    """``keys`` with every keypoint's nearest reference descriptors (``nearest``) known;
+    only the keypoints not searched yet are searched (the deck's index is built once)."""
+    near = (np.full((len(keys.pts), 3), np.nan) if keys.nearest is None
+            else keys.nearest.copy())
+    todo = np.flatnonzero(np.isnan(near[:, 0]))
+    matcher = _reference_keys(bank, faces, params.checks)[2]
+    if matcher is None or not len(todo):
+        return FrameKeys(keys.pts, keys.desc, keys.strength, keys.scale, near)
+    for row, pair in zip(todo, matcher.knnMatch(keys.desc[todo], k=2)):
+        near[row] = ((pair[0].trainIdx, pair[0].distance, pair[1].distance) if len(pair) == 2
+                     else (-1, np.inf, np.inf))
+    return FrameKeys(keys.pts, keys.desc, keys.strength, keys.scale, near)
+
+
 def find_keypoint_quads(frame: np.ndarray, faces: np.ndarray, bank: Bank, *,
-                        params: KeyParams = KeyParams()) -> list[tuple[np.ndarray, str]]:
+                        params: KeyParams = KeyParams(), keys: FrameKeys | None = None
+                        ) -> list[tuple[np.ndarray, str]]:
     """Card outlines where a face's keypoints recur in the frame under one homography.
 
     Parameters
@@ -102,6 +214,8 @@ def find_keypoint_quads(frame: np.ndarray, faces: np.ndarray, bank: Bank, *,
         The deck's rectified reference faces (``Deck.faces``).
     bank : Bank
         The deck's bank (the key of the per-deck keypoint cache).
+    keys : FrameKeys, optional
+        The frame's keypoints when already found (:func:`frame_keys`).
 
     Returns
     -------
@@ -113,26 +227,22 @@ def find_keypoint_quads(frame: np.ndarray, faces: np.ndarray, bank: Bank, *,
     ref_pts, ref_owner, matcher = _reference_keys(bank, faces, params.checks)
     if matcher is None or len(ref_pts) < 2:
         return []
-    h, w = frame.shape[:2]
-    scale = min(1.0, params.work_side / max(h, w))
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    if scale < 1:
-        gray = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    kps, desc = cv2.SIFT_create(nfeatures=params.max_keys).detectAndCompute(gray, None)
-    if desc is None or len(kps) < params.min_matches:
+    if keys is None:
+        keys = frame_keys(*work_gray(frame, params), params)
+    pts, scale = keys.pts, keys.scale
+    if len(pts) < params.min_matches:
         return []
-    pts = np.array([k.pt for k in kps], np.float32)
-    pairs = matcher.knnMatch(desc, k=2)
-    good = [m[0] for m in pairs if len(m) == 2 and m[0].distance < params.ratio * m[1].distance]
+    near = with_nearest(keys, faces, bank, params).nearest
+    good = np.flatnonzero(near[:, 1] < params.ratio * near[:, 2])
     fh, fw = faces.shape[1:3]
     corners = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     quads: list[tuple[np.ndarray, str]] = []
-    by_face: dict[int, list[cv2.DMatch]] = {}
-    for m in good:
-        by_face.setdefault(int(ref_owner[m.trainIdx]), []).append(m)
-    for face, ms in by_face.items():
-        src = ref_pts[[m.trainIdx for m in ms]]
-        dst = pts[[m.queryIdx for m in ms]]
+    by_face: dict[int, list[int]] = {}
+    for k in good:
+        by_face.setdefault(int(ref_owner[int(near[k, 0])]), []).append(int(k))
+    for face, ks in by_face.items():
+        src = ref_pts[near[ks, 0].astype(int)]
+        dst = pts[ks]
         for _ in range(params.max_cards):
             if len(src) < params.min_matches:
                 break

@@ -1,0 +1,121 @@
+"""Reading a camera's frames in turn (``vision.cards_track``): a still table is not read
+again, a card that lands is found by searching only the part of the table that changed."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from tests.vision import cards_support as cs
+from vision.cards import read_cards
+from vision.cards_keys import find_keypoint_quads, frame_keys, with_nearest, work_gray
+from vision.cards_track import CardReader, TrackParams
+
+
+def _noisy(frame: np.ndarray, seed: int) -> np.ndarray:
+    """The same picture taken again: a little sensor noise on every pixel."""
+    rng = np.random.default_rng(seed)
+    return np.clip(frame.astype(np.int16) + rng.integers(-4, 5, frame.shape), 0, 255
+                   ).astype(np.uint8)
+
+
+def _one_card() -> np.ndarray:
+    return cs.place(cs.table(seed=4), cs.faces()["hero-fox"], cs.card_corners((300, 360), 300, 8))
+
+
+def _two_cards() -> np.ndarray:
+    return cs.place(_one_card(), cs.faces()["num-4"], cs.card_corners((680, 380), 300, -12))
+
+
+def test_a_still_table_is_read_once():
+    reader = CardReader(cs.deck())
+    first = reader.read(_one_card())
+    assert first.ids == read_cards(_one_card(), cs.deck()).ids == ("hero-fox",)
+    for seed in range(3):
+        assert reader.read(_noisy(_one_card(), seed)).ids == ("hero-fox",)
+    assert reader.reads == 1
+
+
+def test_a_card_that_lands_is_named_like_a_fresh_read():
+    reader = CardReader(cs.deck())
+    reader.read(_one_card())
+    landed = reader.read(_two_cards())
+    assert reader.reads == 2
+    assert landed.ids == read_cards(_two_cards(), cs.deck()).ids == ("hero-fox", "num-4")
+    # and when it is taken away again, the table is read again
+    assert reader.read(_one_card()).ids == ("hero-fox",)
+    assert reader.reads == 3
+
+
+def test_a_frame_of_another_size_is_read_afresh():
+    reader = CardReader(cs.deck())
+    reader.read(_one_card())
+    small = _two_cards()[::2, ::2].copy()
+    assert reader.read(small).ids == read_cards(small, cs.deck()).ids
+    assert reader.reads == 2
+
+
+@pytest.mark.parametrize("bad", [np.zeros((10, 10), np.uint8), np.zeros((40, 40, 3))])
+def test_bad_frames_are_refused_with_a_clear_error(bad):
+    with pytest.raises(ValueError, match="frame"):
+        CardReader(cs.deck()).read(bad)
+
+
+def test_keypoints_are_searched_again_only_where_the_table_changed():
+    # the keypoints kept from before are those of another table: they are reused as
+    # they were, never searched for again, outside the changed tiles
+    old = frame_keys(*work_gray(cs.table(seed=9)))
+    after = work_gray(_two_cards())
+    changed = np.zeros((-(-after[0].shape[0] // 32), -(-after[0].shape[1] // 32)), bool)
+    changed[4:14, 9:17] = True  # the new card: work pixels x 288-544, y 128-448
+    keys = frame_keys(*after, reuse=old, changed=changed)
+    # searched afresh: the changed tiles and one tile around them (x 256-576)
+    far = (keys.pts[:, 0] < 8 * 32) | (keys.pts[:, 0] >= 18 * 32)
+    old_far = (old.pts[:, 0] < 8 * 32) | (old.pts[:, 0] >= 18 * 32)
+    assert old_far.sum() > 20
+    assert np.array_equal(keys.pts[far], old.pts[old_far])
+    assert np.array_equal(keys.desc[far], old.desc[old_far])
+    # the card that landed is found; hero-fox, on tiles taken from the other table, is not
+    deck = cs.deck()
+    found = find_keypoint_quads(_two_cards(), deck.faces, deck.bank, keys=keys)
+    assert {cid for _, cid in found} == {"num-4"}
+
+
+def test_nearest_reference_descriptors_are_searched_once():
+    deck = cs.deck()
+    keys = with_nearest(frame_keys(*work_gray(_two_cards())), deck.faces, deck.bank)
+    assert not np.isnan(keys.nearest).any()
+    # a keypoint already searched keeps what was found for it
+    marked = keys.nearest.copy()
+    marked[0] = (-1, np.inf, np.inf)
+    again = with_nearest(replace(keys, nearest=marked), deck.faces, deck.bank)
+    assert np.array_equal(again.nearest, marked)
+    assert ({cid for _, cid in find_keypoint_quads(_two_cards(), deck.faces, deck.bank, keys=keys)}
+            == {cid for _, cid in find_keypoint_quads(_two_cards(), deck.faces, deck.bank)}
+            == {"hero-fox", "num-4"})
+
+
+def test_a_part_read_keeps_the_cards_away_from_the_change():
+    reader = CardReader(cs.deck(), track=TrackParams(part_below=0.6))
+    before = reader.read(_one_card())
+    landed = reader.read(_two_cards())
+    assert landed.ids == ("hero-fox", "num-4")
+    # hero-fox lies away from the change: its sighting is the one seen before
+    assert any(s is before.cards[0] for s in landed.cards)
+    new = next(s for s in landed.cards if s.card_id == "num-4")
+    want = cs.card_corners((680, 380), 300, -12)
+    gap = np.hypot(*(np.array(new.corners)[:, None] - want[None]).transpose(2, 0, 1)).min(axis=1)
+    assert gap.max() < 12  # in frame pixels, not the box's
+
+
+def test_a_part_read_looks_again_at_a_card_the_change_touches():
+    reader = CardReader(cs.deck(), track=TrackParams(part_below=0.9))
+    before = reader.read(_one_card())
+    # num-4 lands over a corner of hero-fox
+    frame = cs.place(_one_card(), cs.faces()["num-4"], cs.card_corners((470, 420), 300, -12))
+    landed = reader.read(frame)
+    assert reader.reads == 2
+    assert landed.ids == read_cards(frame, cs.deck()).ids
+    assert not any(s is before.cards[0] for s in landed.cards)
