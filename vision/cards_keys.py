@@ -31,10 +31,7 @@ class KeyParams:
         Long side of the downscaled frame the keypoints are found on, pixels.
     ratio : float
         A frame keypoint matches a face when its nearest reference descriptor is closer
-        than this fraction of the nearest on another face (Lowe's ratio test).
-    neighbours : int
-        Nearest reference keypoints looked up per frame keypoint, to find that rival
-        past repeats of one mark on the same face (the pips of a number card).
+        than this fraction of the second nearest on another face (Lowe's ratio test).
     min_matches, min_inliers : int
         Matches a face needs before a mapping is fitted, and matches that must agree.
     reprojection : float
@@ -57,7 +54,6 @@ class KeyParams:
     reprojection: float = 4.0
     max_cards: int = 2
     max_keys: int = 1000
-    neighbours: int = 4
     checks: int = 32
     max_distance: float = 0.8
     max_fine_distance: float = 0.6
@@ -126,9 +122,8 @@ def find_keypoint_quads(frame: np.ndarray, faces: np.ndarray, bank: Bank, *,
     if desc is None or len(kps) < params.min_matches:
         return []
     pts = np.array([k.pt for k in kps], np.float32)
-    pairs = matcher.knnMatch(desc, k=params.neighbours)
-    good = [m[0] for m in pairs if len(m) > 1 and m[0].distance < params.ratio * _rival(
-        m, ref_owner)]
+    pairs = matcher.knnMatch(desc, k=2)
+    good = [m[0] for m in pairs if len(m) == 2 and m[0].distance < params.ratio * m[1].distance]
     fh, fw = faces.shape[1:3]
     corners = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     quads: list[tuple[np.ndarray, str]] = []
@@ -147,13 +142,6 @@ def find_keypoint_quads(frame: np.ndarray, faces: np.ndarray, bank: Bank, *,
             quads.append((quad / scale, bank.ids[face]))
             src, dst = src[~inliers], dst[~inliers]
     return quads
-
-
-def _rival(ms: list[cv2.DMatch], owner: np.ndarray) -> float:
-    """Distance of the nearest reference keypoint on another face than the nearest one's
-    (a pip repeated on its own face is no rival), or at least the farthest one found."""
-    face = owner[ms[0].trainIdx]
-    return next((m.distance for m in ms[1:] if owner[m.trainIdx] != face), ms[-1].distance)
 
 
 def _fit(src: np.ndarray, dst: np.ndarray, corners: np.ndarray, params: KeyParams
