@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
 from scenes.card_faces import outside_face
 from tests.vision import cards_support as cs
 from vision.cards import CardParams, read_cards
-from vision.cards_keys import _rival, find_keypoint_quads
+from vision.cards_keys import find_keypoint_quads
 from vision.deck import load_deck
 from vision.imageio import read_image
 
@@ -113,10 +112,3 @@ def test_an_ace_half_under_a_book_is_named_from_its_keypoints():
     deck = load_deck(REAL / "deck")
     assert read_cards(read_image(REAL / "img" / "IMG_2551.jpg"), deck).ids == ("AS",)
 
-
-def test_a_mark_repeated_on_one_face_is_no_rival_in_the_ratio_test():
-    owner = np.array([0, 0, 0, 1, 1])  # reference keypoints 0-2 on face 0, 3-4 on face 1
-    pips = [cv2.DMatch(0, 0, 100.0), cv2.DMatch(0, 1, 105.0), cv2.DMatch(0, 3, 190.0)]
-    assert _rival(pips, owner) == 190.0  # the nearest on face 1, not the pip beside it
-    alone = [cv2.DMatch(0, 0, 100.0), cv2.DMatch(0, 1, 104.0), cv2.DMatch(0, 2, 170.0)]
-    assert _rival(alone, owner) == 170.0  # no other face among them: at least the farthest

@@ -63,7 +63,7 @@ def test_real_pinochle_photos_precision(pinochle):
 
 def test_real_pinochle_photos_floor(pinochle):
     assert pinochle["exact"] >= 0.78  # measured 0.806 (54/67)
-    assert pinochle["recall"] >= 0.87  # measured 0.895
+    assert pinochle["recall"] >= 0.87  # measured 0.888
 
 
 def test_suites_are_in_the_contract_format():
