@@ -239,10 +239,16 @@ def _intersect(l1: tuple[np.ndarray, np.ndarray], l2: tuple[np.ndarray, np.ndarr
     return p + t * u
 
 
-def _refine_quad(quad: np.ndarray, pts: np.ndarray, slack: float = 0.03) -> np.ndarray:
+def _refine_quad(quad: np.ndarray, pts: np.ndarray, slack: float = 0.03, *,
+                 keep_unfitted: bool = False) -> np.ndarray:
     """Move a rough quad's corners to the intersections of lines fitted to its sides
-    (polygon approximation cuts the rounded corners of a card, and misplaces them)."""
+    (polygon approximation cuts the rounded corners of a card, and misplaces them); with
+    ``keep_unfitted``, a side with no points to fit (cut by a photo's edge) stays as it is
+    and its neighbours' lines still move the corners along it."""
     lines = [_side_line(quad[i], quad[(i + 1) % 4], pts, slack) for i in range(4)]
+    if keep_unfitted:
+        lines = [line if line is not None else _own_line(quad[i], quad[(i + 1) % 4])
+                 for i, line in enumerate(lines)]
     out = quad.copy()
     for i in range(4):
         prev, nxt = lines[i - 1], lines[i]
@@ -252,6 +258,12 @@ def _refine_quad(quad: np.ndarray, pts: np.ndarray, slack: float = 0.03) -> np.n
                     cv2.contourArea(quad)):
                 out[i] = x
     return out
+
+
+def _own_line(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The line (point, unit direction) through p and q; None when they coincide."""
+    length = float(np.hypot(*(q - p)))
+    return None if length < 1e-6 else (p.astype(np.float32), ((q - p) / length).astype(np.float32))
 
 
 def _refine_corner(prev: np.ndarray, corner: np.ndarray, nxt: np.ndarray, pts: np.ndarray
@@ -373,7 +385,7 @@ def find_face_outline(image: np.ndarray) -> np.ndarray | None:
     pts = best.reshape(-1, 2).astype(np.float32)
     inner = pts[(pts[:, 0] > 2) & (pts[:, 1] > 2) & (pts[:, 0] < sw - 3) & (pts[:, 1] < sh - 3)]
     box = cv2.boxPoints(cv2.minAreaRect(best)).astype(np.float32)
-    quad = _refine_quad(box, inner, slack=0.06)
+    quad = _refine_quad(box, inner, slack=0.06, keep_unfitted=True)
     if _is_own_margin(small, quad):
         return None  # a scan: the outline found is a frame printed on the card
     return quad / scale

@@ -256,14 +256,25 @@ def find_keypoint_quads(frame: np.ndarray, faces: np.ndarray, bank: Bank, *,
 
 def _fit(src: np.ndarray, dst: np.ndarray, corners: np.ndarray, params: KeyParams
          ) -> tuple[np.ndarray | None, np.ndarray]:
-    """The face's corners mapped by a RANSAC homography, and which matches agree."""
+    """The face's corners mapped by a RANSAC homography, and which matches agree.
+
+    Matches bunched on the visible strip of a partly hidden card fix a homography poorly
+    (its perspective terms swing the far corners anywhere); then a similarity (shift,
+    turn, scale), which a card seen from above nearly is, is fitted instead.
+    """
     hom, mask = cv2.findHomography(src, dst, cv2.RANSAC, params.reprojection)
-    if hom is None or mask is None:
+    if hom is not None and mask is not None and mask.sum() >= params.min_inliers:
+        quad = cv2.perspectiveTransform(corners[None], hom)[0]
+        if _plausible(quad):
+            return quad.astype(np.float32), mask.ravel() > 0
+    sim, mask = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC,
+                                            ransacReprojThreshold=params.reprojection)
+    if sim is None or mask is None:
         return None, np.zeros(len(src), bool)
     inliers = mask.ravel() > 0
     if inliers.sum() < params.min_inliers:
         return None, inliers
-    quad = cv2.perspectiveTransform(corners[None], hom)[0]
+    quad = cv2.transform(corners[None], sim)[0]
     if not _plausible(quad):
         return None, inliers
     return quad.astype(np.float32), inliers

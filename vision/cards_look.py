@@ -15,6 +15,7 @@ import numpy as np
 
 from vision.cards_stages import (SAME_OUTLINE, CardParams, Evidence, coarse_all, fine_stage,
                                  iou_quads, name_stages, suppress)
+from vision.cards_snap import edge_gradient, snap_quad
 from vision.deck import Deck
 from vision.results import CardSighting
 
@@ -31,16 +32,37 @@ def vouched(frame: np.ndarray, keyed: list[tuple[np.ndarray, str]],
     named = [np.array(s.corners, np.float32) for s, _ in found if s.card_id is not None]
     usable = _usable_mask(frame.shape[:2], named, params.top_margin)  # it may lie beneath
     out = []
+    edges = None  # computed for the first outline that needs them
     for quad, cid in keyed:
         if (any(iou_quads(quad, q) > SAME_OUTLINE for q in named)
                 or _seen_fraction(quad, usable) < params.hidden_seen):
             continue
-        stage = coarse_all(frame, [quad], deck, usable=usable)[0]
+        if edges is None:
+            edges = _edges(frame, params.find.work_side)
+        stage = _snapped(frame, quad, deck, usable, edges)
         result = fine_stage(frame, stage, deck, loose, usable=usable)
         if result is not None and result[0].card_id == cid:
             out.append(result)
             named.append(np.array(result[0].corners, np.float32))
     return out
+
+
+def _edges(frame: np.ndarray, side: int) -> tuple[float, np.ndarray, np.ndarray]:
+    """The frame's edge gradients at ``side`` pixels (long side), and that scale."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, side / max(h, w))
+    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    return (scale, *edge_gradient(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)))
+
+
+def _snapped(frame: np.ndarray, quad: np.ndarray, deck: Deck, usable: np.ndarray,
+             edges: tuple[float, np.ndarray, np.ndarray]
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The coarse stage of a keypoint outline or of it snapped onto the image's edges
+    (keypoints bunched on part of a card place its far corners roughly), the closer."""
+    scale, gx, gy = edges
+    both = coarse_all(frame, [quad, snap_quad(quad * scale, gx, gy) / scale], deck, usable=usable)
+    return min(both, key=lambda c: float(c[0].min()))
 
 
 def hidden_pass(frame: np.ndarray, quads: list[np.ndarray],

@@ -33,7 +33,8 @@ RIM = 0.03  # ignored rim, as a fraction of the card height
 DUEL_LEVEL = 0.1  # a look-alike duel looks where references differ this much (of the most)
 DUEL_SLIDE = 0.02  # and slides the patch this far (fraction of the card height)
 DUEL_CONTRAST = 0.25  # telling-pixel contrast (of 0.5) that settles a duel the correlations lean to
-DUEL_SEEN = 0.6  # share of what tells two faces apart that must be seen for a verdict
+DUEL_SEEN = 0.6  # share of what tells two faces apart that must be seen for a verdict,
+DUEL_SEEN_AREA = 0.015  # or else telling pixels seen, as a share of the card's area
 
 
 @dataclass(frozen=True)
@@ -280,14 +281,19 @@ def fine_duel(query_a: np.ndarray, query_b: np.ndarray, valid: np.ndarray,
     Returns (0, 0) when the references do not differ where the card is seen.
     """
     whole = ((ref_a - ref_b) ** 2).sum(-1)
+    h, w = whole.shape
+    pad = max(2, round(DUEL_SLIDE * h))
+    if not valid.all():  # the slid patch must not reach the edge of what hides the card
+        valid = cv2.erode(valid.astype(np.uint8), np.ones((2 * pad + 1, 2 * pad + 1), np.uint8),
+                          borderType=cv2.BORDER_CONSTANT, borderValue=1) > 0
     diff = whole * valid
     peak = float(diff.max())
-    # judged on the visible part only, when most of what tells them apart is seen
-    if peak < 1e-6 or diff.sum() < DUEL_SEEN * whole.sum():
+    # judged on the visible part only, when most of what tells them apart is seen or what
+    # is seen of it is a readable patch by itself (a corner index beside a covered pip)
+    if peak < 1e-6 or (diff.sum() < DUEL_SEEN * whole.sum() and np.count_nonzero(
+            (whole > DUEL_LEVEL * whole.max()) & valid) < DUEL_SEEN_AREA * whole.size):
         return 0.0, 0.0
     ys, xs = np.nonzero(diff > DUEL_LEVEL * peak)
-    h, w = diff.shape
-    pad = max(2, round(DUEL_SLIDE * h))
     y0, y1 = max(ys.min() - pad, pad), min(ys.max() + pad + 1, h - pad)
     x0, x1 = max(xs.min() - pad, pad), min(xs.max() + pad + 1, w - pad)
     if y1 <= y0 or x1 <= x0:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.cards_batch import robust_many
 from vision.cards_match import (DUEL_CONTRAST, FINE_BLUR, FINE_SCALE, Bank, Match, MatchParams,
                                 align, duel_contrast, features, fine_distance, fine_duel,
                                 warp_to_ref)
@@ -40,6 +41,12 @@ def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
     picks = _shortlist(coarse, bank.ids, params)
     if not picks:
         return None
+    # the best face's look-alikes in the deck always duel it, however far the card's
+    # coarse distance puts them (a taught face photographed a little askew); they are
+    # turned the way the best face is (the shortlist lists it first)
+    best_ref = next(iter(picks.values()))
+    for j in _kin(bank, params.max_distance)[best_ref % n]:
+        picks.setdefault(bank.ids[j], j + (n if best_ref >= n else 0))
     aligned, masks, dist = _fine_fits(picks, light, fine_card, valid, bank, params)
     ranked = sorted(dist, key=dist.__getitem__)
     best = ranked[0]
@@ -121,3 +128,28 @@ def _duel(aligned: dict, masks: dict, a: str, b: str, min_margin: float
         if t * margin > 0 and abs(t) >= DUEL_CONTRAST:
             margin = float(np.sign(margin)) * min_margin
     return margin, c_a
+
+
+KIN = 2  # look-alikes of a face (its nearest faces in the deck) that always duel it
+_KIN: dict[int, tuple[Bank, list[list[int]]]] = {}
+
+
+def _kin(bank: Bank, within: float) -> list[list[int]]:
+    """Per reference, the references of other faces nearest to it (at most ``KIN``, each
+    within ``within`` coarse distance), computed once per bank."""
+    hit = _KIN.get(id(bank))
+    if hit is not None and hit[0] is bank:
+        return hit[1]
+    n = len(bank.ids)
+    refs = bank.coarse[:n]
+    dist = robust_many(refs, np.ones(refs.shape[:2], bool), bank.coarse[:n],
+                       bank.coarse_sq[:n], keep=MatchParams.keep_cells)
+    kin = []
+    for i in range(n):
+        order = [int(j) for j in np.argsort(dist[i]) if bank.ids[j] != bank.ids[i]
+                 and dist[i, j] <= within]
+        kin.append(order[:KIN])
+    if len(_KIN) > 8:
+        _KIN.clear()
+    _KIN[id(bank)] = (bank, kin)
+    return kin

@@ -25,6 +25,7 @@ from vision.deck import Deck
 from vision.results import CardSighting
 
 SAME_OUTLINE = 0.8  # two outlines overlapping more than this (IoU) are one card's
+UNSURE_TRIES = 2  # outlines of one place named before an unsure card is left unsure
 HALVE_ABOVE = 1000  # frames with a longer side (pixels) are halved for the coarse ranking
 
 
@@ -193,13 +194,20 @@ def name_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams,
     found: list[tuple[CardSighting, Evidence]] = []
     tried: list[np.ndarray] = []
     named: list[np.ndarray] = []
+    doubted: list[np.ndarray] = []
     for c in sorted(stages, key=lambda c: float(c[0].min())):
-        # an outline much like one already tried, or named, is the same card
+        # an outline much like one already tried, or named, is the same card; one left
+        # unsure gets a second try from a slightly different outline (a better fit may
+        # settle the look-alike duel)
         if any(iou_quads(c[1], t) > 0.8 for t in tried) or any(
-                iou_quads(c[1], t) > 0.5 for t in named):
+                iou_quads(c[1], t) > 0.5 for t in named) or sum(
+                iou_quads(c[1], t) > 0.8 for t in doubted) >= UNSURE_TRIES:
             continue
         result = fine_stage(frame, c, deck, params.match, usable=usable)
-        tried.append(c[1])
+        if result is not None and result[0].card_id is None:
+            doubted.append(c[1])
+        else:
+            tried.append(c[1])
         if result is not None:
             found.append(result)
             if result[0].card_id is not None:

@@ -27,7 +27,7 @@ from vision.imageio import ImageError, read_image
 
 CACHE_NAME = ".companion-index.npz"
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
-_FORMAT = 9  # bump when rectification changes: old caches are rebuilt
+_FORMAT = 10  # bump when rectification changes: old caches are rebuilt
 DEFAULT_ASPECT = 63 / 88  # poker card, used when no reference shows an outline
 FACE_HEIGHT = 400  # pixels of the long side of a face saved rectified (taught, rectified_face)
 #: In a face saved rectified, an outline filling this much of it is a frame printed on the

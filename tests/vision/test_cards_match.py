@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.vision import cards_support as cs
-from vision.cards_match import duel_contrast
+from vision.cards_match import duel_contrast, fine_duel
 
 
 def _pair(a: str, b: str) -> tuple[np.ndarray, np.ndarray]:
@@ -29,3 +29,39 @@ def test_a_card_showing_neither_look_alike_gets_no_clear_contrast():
     other = _pair("rune-star", "rune-star")[0]  # another layout altogether
     assert abs(duel_contrast(other, seen, ref_a, ref_b)) < 0.25
     assert duel_contrast(ref_a, np.zeros_like(seen), ref_a, ref_b) == 0.0
+
+
+def _faces_differing_in_centre_and_index(index: int) -> tuple[np.ndarray, np.ndarray]:
+    """Fine features of two look-alikes (160x124): a large centre mark and a corner index
+    ``index`` pixels wide tell them apart (think ace of clubs, ace of diamonds)."""
+    a = np.zeros((160, 124, 3), np.float32)
+    b = a.copy()
+    a[50:110, 32:92, 0] = 1.0  # a square in the centre...
+    b[60:100, 42:82, 0] = 1.0  # ...against a smaller one
+    a[12:12 + index, 10:10 + index // 3, 0] = 1.0  # an upright bar in the corner...
+    b[12 + index // 3:12 + 2 * index // 3, 10:10 + index, 0] = 1.0  # ...against a flat one
+    return a, b
+
+
+def test_a_duel_on_a_partly_hidden_card_judges_a_readable_index_left_in_view():
+    ref_a, ref_b = _faces_differing_in_centre_and_index(30)
+    seen = np.zeros(ref_a.shape[:2], bool)
+    seen[:45, :45] = True  # only the corner with its index is in view
+    c_a, c_b = fine_duel(ref_a, ref_a, seen, ref_a, ref_b)
+    assert c_a - c_b > 0.3
+    c_a, c_b = fine_duel(ref_b, ref_b, seen, ref_a, ref_b)
+    assert c_b - c_a > 0.3
+
+
+def test_a_duel_gives_no_verdict_on_a_speck_or_at_the_edge_of_what_hides_the_card():
+    ref_a, ref_b = _faces_differing_in_centre_and_index(9)  # too small a patch to read
+    seen = np.zeros(ref_a.shape[:2], bool)
+    seen[:45, :45] = True
+    assert fine_duel(ref_a, ref_a, seen, ref_a, ref_b) == (0.0, 0.0)
+    # a large index seen between the fingers of a hand: every seen pixel lies within a
+    # slide's width of what hides the card
+    ref_a, ref_b = _faces_differing_in_centre_and_index(40)
+    seen = np.zeros(ref_a.shape[:2], bool)
+    seen[:45, 0::8] = seen[:45, 1::8] = seen[:45, 2::8] = seen[:45, 3::8] = True
+    assert np.count_nonzero(seen & (((ref_a - ref_b) ** 2).sum(-1) > 0)) > 0.015 * seen.size
+    assert fine_duel(ref_a, ref_a, seen, ref_a, ref_b) == (0.0, 0.0)

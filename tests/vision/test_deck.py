@@ -107,3 +107,27 @@ def test_a_card_photographed_on_a_table_is_still_cut_out_of_it():
                      cs.card_corners((200, 240), 380, 7))
     assert _card_outline(photo) is not None
     assert _card_outline(rectified_face(photo)) is None, "a rectified face is used whole"
+
+
+def test_a_reference_cut_by_its_photos_edge_keeps_the_cards_own_sides():
+    # a tight crop: the card's top and bottom lie beyond the photo, and so does a corner;
+    # its sides show a strip of table
+    face = np.full((352, 252, 3), 245, np.uint8)
+    for x, y in [(70, 80), (182, 80), (126, 176), (70, 272), (182, 272)]:
+        cv2.circle(face, (x, y), 26, (30, 30, 30), -1)
+    corners = cs.card_corners((125, 150), 340, 3)
+    photo = cs.place(cs.table((270, 300), seed=4), face, corners)
+    from vision.cards_find import find_face_outline
+
+    quad = find_face_outline(photo)
+    assert quad is not None
+
+    def x_at(p: np.ndarray, q: np.ndarray, y: float) -> float:
+        return float(p[0] + (y - p[1]) / (q[1] - p[1]) * (q[0] - p[0]))
+
+    # the two long sides, at mid height, where the card's edges are (not the photo's)
+    truth = sorted([x_at(corners[0], corners[3], 150), x_at(corners[1], corners[2], 150)])
+    ends = sorted(range(4), key=lambda i: quad[i][0])
+    left, right = quad[ends[:2]], quad[ends[2:]]
+    found = [x_at(left[0], left[1], 150), x_at(right[0], right[1], 150)]
+    assert abs(found[0] - truth[0]) < 2 and abs(found[1] - truth[1]) < 2, (found, truth)

@@ -1,0 +1,59 @@
+"""The stages of the card reader (``vision.cards_stages``): which outlines get named."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import vision.cards_stages as stages
+from tests.vision import cards_support as cs
+from vision.cards import CardParams
+from vision.results import CardSighting
+
+
+def _outlines(n: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """``n`` coarse stages of one place: outlines a pixel or two apart, closest first."""
+    out = []
+    for k in range(n):
+        quad = cs.card_corners((400 + k, 300 + k), 300, 5)
+        out.append((np.array([0.2 + 0.01 * k], np.float32), quad, np.zeros((1, 1, 3), np.uint8)))
+    return out
+
+
+def _fake_fine(answers: list[str | None], tried: list[np.ndarray]):
+    """A fine stage answering from ``answers`` in turn (None: unsure) and noting outlines."""
+    def fine(frame, coarse, deck, params, *, usable=None):
+        tried.append(coarse[1])
+        cid = answers[len(tried) - 1]
+        corners = tuple((float(x), float(y)) for x, y in coarse[1])
+        return (CardSighting(card_id=cid, best_guess="num-5", confidence=0.9 if cid else 0.4,
+                             runner_up="num-6", distance=0.3, corners=corners),
+                stages.Evidence(margin=0.5 if cid else 0.01, support=0.9))
+    return fine
+
+
+def test_an_unsure_card_gets_a_second_outline_and_then_no_more(monkeypatch):
+    frame = np.zeros((600, 800, 3), np.uint8)
+    tried: list[np.ndarray] = []
+    monkeypatch.setattr(stages, "fine_stage", _fake_fine([None, "num-5", None], tried))
+    found = stages.name_stages(frame, _outlines(3), cs.deck(), CardParams())
+    assert [s.card_id for s, _ in found] == [None, "num-5"]  # named on the second try
+    assert len(tried) == 2  # once named, the place is done
+
+    tried.clear()
+    monkeypatch.setattr(stages, "fine_stage", _fake_fine([None, None, "num-5"], tried))
+    found = stages.name_stages(frame, _outlines(3), cs.deck(), CardParams())
+    assert len(tried) == stages.UNSURE_TRIES  # two unsure looks at one place are enough
+    assert [s.card_id for s, _ in found] == [None, None]
+
+
+def test_an_outline_like_one_that_named_nothing_is_not_tried_again(monkeypatch):
+    tried: list[np.ndarray] = []
+
+    def nothing(frame, coarse, deck, params, *, usable=None):
+        tried.append(coarse[1])
+        return None
+
+    monkeypatch.setattr(stages, "fine_stage", nothing)
+    assert stages.name_stages(np.zeros((600, 800, 3), np.uint8), _outlines(3), cs.deck(),
+                              CardParams()) == []
+    assert len(tried) == 1
