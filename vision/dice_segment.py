@@ -129,9 +129,10 @@ def grid_turn(bgr: np.ndarray, *, min_share: float = 0.3) -> float | None:
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-    mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
+    mag = cv2.magnitude(gx, gy)  # the angles only when there are edges enough
     if cv2.countNonZero(cv2.compare(mag, 60, cv2.CMP_GT)) < 0.01 * mag.size:
         return None  # (counted by OpenCV: most tables end here, quickly)
+    ang = cv2.phase(gx, gy, angleInDegrees=True)
     strong = mag > 60
     hist = np.bincount(ang[strong].astype(np.int32) % 90, weights=mag[strong], minlength=90)
     wrapped = np.concatenate([hist[-4:], hist, hist[:4]])
