@@ -112,7 +112,7 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     mask, raw, table, model, side, half = _blobs(work, params,
                                                  side_hint * scale if side_hint else None)
     grid = grid_turn(cv2.resize(work, (work.shape[1] // 4, work.shape[0] // 4),
-                                interpolation=cv2.INTER_NEAREST))
+                                interpolation=cv2.INTER_NEAREST), min_edges=0.02)
     # big dice: look at their faces smaller (the blob guess runs large: shadows, clusters)
     shrink = min(1.0, params.face_side / (0.8 * side))
     if shrink < 0.9:
