@@ -111,8 +111,8 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     work = white_balance(normalise_exposure(work))
     mask, raw, table, model, side, half = _blobs(work, params,
                                                  side_hint * scale if side_hint else None)
-    grid = grid_turn(cv2.resize(work, (work.shape[1] // 2, work.shape[0] // 2),
-                                interpolation=cv2.INTER_NEAREST))
+    grid = grid_turn(cv2.resize(work, (work.shape[1] // 4, work.shape[0] // 4),
+                                interpolation=cv2.INTER_NEAREST), min_edges=0.02)
     # big dice: look at their faces smaller (the blob guess runs large: shadows, clusters)
     shrink = min(1.0, params.face_side / (0.8 * side))
     if shrink < 0.9:
@@ -313,7 +313,7 @@ def _blobs(work: np.ndarray, params: DiceParams, side_hint: float | None
     raw = foreground(lab, threshold=params.fg_threshold, model=model)
     side = side_hint / 2 if side_hint else _guess_side(raw, params)
     mask = clean_mask(raw, side)
-    table = cv2.resize(work, (max(4, w // _TABLE_STEP), max(4, h // _TABLE_STEP)),
+    table = cv2.resize(half, (max(4, w // _TABLE_STEP), max(4, h // _TABLE_STEP)),
                        interpolation=cv2.INTER_AREA)
     table = cv2.medianBlur(table, 5)
     raw = cv2.dilate(raw, np.ones((3, 3), np.uint8))

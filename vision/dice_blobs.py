@@ -21,7 +21,7 @@ import numpy as np
 import cv2
 
 from vision import dice_faces as faces_
-from vision.dice_measure import blob_stats, outer_contours
+from vision.dice_measure import outer_contours, sparse_blob_stats
 from vision.dice_segment import fill_holes
 
 
@@ -181,7 +181,7 @@ def _pip_groups(grey: np.ndarray, seen: np.ndarray, side: float, found: list, *,
     hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT,
                            cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))  # fast
     spots = cv2.subtract(cv2.compare(hat, min_contrast, cv2.CMP_GT), seen)  # seen is 0/255
-    n, stats, cents = blob_stats(spots)
+    n, stats, cents = sparse_blob_stats(spots)
     if n <= 1:
         return []
     bw, bh, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]

@@ -9,6 +9,7 @@ coloured mark on each face).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -123,10 +124,9 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
         runs_seen: set[tuple[int, ...]] = set()
         for where, need_pips in passes:
             mask = cv2.bitwise_and(is_code, where)
-            for hull, own, origin, whole in _pieces(mask, value, min_area, max_whole, core,
-                                                    runs_seen):
+            for hull, area, own, origin, whole in _pieces(mask, value, min_area, max_whole,
+                                                          core, runs_seen):
                 key = (*cv2.boundingRect(hull), len(hull))
-                area = cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True)
                 if key in seen or area > 2.4 * max_whole:
                     continue  # the same outline from another pass, or far too big for a die
                 seen.add(key)
@@ -147,40 +147,46 @@ def _histogram(cls_roi: np.ndarray, where: np.ndarray) -> np.ndarray:
 
 def _pieces(mask: np.ndarray, value: np.ndarray, min_area: float, max_whole: float,
             core: float, done: set):
-    """Yield (hull, own-mask crop, crop origin, whole) for each piece of the bright core of
-    each run, and for the whole run when its core is only slivers and the run is no bigger
-    than ``max_whole`` pixels (``whole`` True). Runs whose outline is in ``done`` (an
-    earlier pass gave the same run) are skipped; the others are added to it."""
+    """Yield (hull, area, own-mask crop, crop origin, whole) for each piece of the bright
+    core of each run (area: the hull's plus half its perimeter), and for the whole run
+    when its core is only slivers and the run is no bigger than ``max_whole`` pixels
+    (``whole`` True). Runs whose outline is in ``done`` (an earlier pass gave the same
+    run) are skipped; the others are added to it."""
     runs = measure_.outer_contours(mask)
     for run in runs:
         if len(run) < 4:
             continue
         x, y, w, h = cv2.boundingRect(run)
         key = (x, y, w, h, len(run))
-        if key in done or w * h < 0.5 * min_area or cv2.contourArea(run) < 0.4 * min_area:
+        if key in done or w * h < 0.5 * min_area:
+            continue
+        run_area = cv2.contourArea(run)
+        if run_area < 0.4 * min_area:
             continue
         done.add(key)
         sub = np.zeros((h, w), np.uint8)
         cv2.drawContours(sub, [run], -1, 255, cv2.FILLED, offset=(-x, -y))
         sub = cv2.bitwise_and(sub, mask[y:y + h, x:x + w])
         v = value[y:y + h, x:x + w]
-        level = int(np.ceil(core * percentile(v[sub > 0], 85)))
+        level = math.ceil(core * percentile(v[sub > 0], 85))
         bright = cv2.bitwise_and(sub, cv2.compare(v, level, cv2.CMP_GE))
         part_u8 = cv2.morphologyEx(bright, cv2.MORPH_OPEN, _CROSS)
-        contours, _ = cv2.findContours(part_u8, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        biggest = max((cv2.contourArea(c) for c in contours), default=0.0)
-        pieces = [(c, part_u8, False) for c in contours]
-        run_area = cv2.contourArea(run)
+        # (outlines in ROI pixels, as the run's)
+        contours, _ = cv2.findContours(part_u8, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                       offset=(x, y))
+        pieces = [(c, cv2.contourArea(c), part_u8, False) for c in contours]
+        biggest = max((a for _, a, _, _ in pieces), default=0.0)
         if biggest < 0.45 * run_area and run_area < max_whole:
             # no bright core (translucent dice glow at their rims): try the whole run too
-            pieces.append((run - [x, y], sub, True))
-        for cnt, own, whole in pieces:
-            if cv2.contourArea(cnt) < 0.4 * min_area:
+            pieces.append((run, run_area, sub, True))
+        for cnt, cnt_area, own, whole in pieces:
+            if cnt_area < 0.4 * min_area:
                 continue
-            hull = cv2.convexHull(cnt) + [x, y]
-            if cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True) < min_area:
+            hull = cv2.convexHull(cnt)
+            area = cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True)
+            if area < min_area:
                 continue
-            yield hull, own, (x, y), whole
+            yield hull, area, own, (x, y), whole
 
 
 def components(mask: np.ndarray):
@@ -246,7 +252,8 @@ def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
     (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
     if min(rw, rh) < 2 or max(rw, rh) > shape[0] * min(rw, rh):
         return None  # a sliver: a side face or an edge, never a top face or a mark
-    fill = cv2.contourArea(cnt) / ((rw + 1) * (rh + 1) - 1)
+    m = cv2.moments(cnt)  # (its m00 is the outline's area)
+    fill = m["m00"] / ((rw + 1) * (rh + 1) - 1)
     if fill < shape[1]:
         return None
     x, y, w, h = cv2.boundingRect(cnt)
@@ -259,7 +266,7 @@ def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
     if n_sel == 0:
         return None
     k = max(1, int(0.12 * min(rw, rh)))  # pips and marks sit inside, not on the rim
-    holes = cv2.bitwise_and(cv2.erode(filled, _rect(2 * k + 1)), cv2.bitwise_not(own))
+    holes = cv2.subtract(cv2.erode(filled, _rect(2 * k + 1)), own)  # inside, not own
     n_in = max(1, cv2.countNonZero(filled))
     n_holes = cv2.countNonZero(holes)
     hole_share = n_holes / n_in
@@ -281,7 +288,6 @@ def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
     value = cv2.mean(vroi, sel)[0]
     pips = abs(cv2.mean(vroi, holes)[0] - value) if hole_share > 0.02 else 0.0
     bgr = tuple(float(c) for c in cv2.mean(bgr_roi[crop], sel)[:3])
-    m = cv2.moments(cnt)
     if m["m00"] > 0:
         cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
     return dict(cls=code, area=float(area), centre=(cx + offset[0], cy + offset[1]), box=box,

@@ -10,7 +10,7 @@ import cv2
 from vision.dice import _doubled_stats
 from vision.dice_faces import LIGHT, describe, measure
 from vision.dice_measure import (blob_stats, cornerness_many, edge_strength, outer_contours,
-                                 ring_share_many)
+                                 ring_share_many, sparse_blob_stats)
 from vision.dice_segment import fill_holes
 
 
@@ -39,6 +39,27 @@ def test_blob_stats_match_labelling_the_whole_mask(seed):
 def test_blob_stats_of_an_empty_mask_has_only_the_background():
     n, stats, cents = blob_stats(np.zeros((40, 50), np.uint8))
     assert n == 1 and len(stats) == 1 and len(cents) == 1
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_sparse_blob_stats_match_labelling_the_whole_mask(seed):
+    # few discs and sparse specks: bands of rows cut at gaps, some one row apart
+    mask = _spotty(seed, shape=(480, 640) if seed % 2 else (301, 399),
+                   specks=0.0005 * (seed % 3))
+    mask[::97] = 0  # empty rows
+    n, stats, cents = sparse_blob_stats(mask, gap=1 + seed % 9)
+    n2, _, stats2, cents2 = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    assert n == n2
+    assert np.array_equal(stats[1:], stats2[1:])
+    assert np.array_equal(cents[1:], cents2[1:])  # bit for bit, in the same order
+
+
+def test_sparse_blob_stats_of_an_empty_or_one_row_mask():
+    assert sparse_blob_stats(np.zeros((40, 50), np.uint8))[0] == 1
+    mask = np.zeros((40, 50), np.uint8)
+    mask[7, 3:9] = 255
+    n, stats, _ = sparse_blob_stats(mask)
+    assert n == 2 and stats[1].tolist() == [3, 7, 6, 1, 6]
 
 
 @pytest.mark.parametrize("seed", range(12))
