@@ -141,7 +141,9 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     step = _TABLE_STEP * shrink
     dice = [_die(f, scale) for f in tops] + _blob_dice(
         mask, work, side, tops, params, scale, grid,
-        table_v=lambda c: float(_table_at(table, c, step).max()), half=half)
+        table_v=lambda c: float(_table_at(table, c, step).max()), half=half,
+        is_table=lambda bgr, c: pick.is_table_tint(bgr, _table_at(table, c, step), lambda: (
+            is_table_colour(bgr, threshold=params.fg_threshold, model=model))))
     dice += _pip_dice(work, side, dice, scale, params)
     dice = [d for d in dice if not _inside(thin, (d.centre[0] * scale, d.centre[1] * scale))]
     return DiceReading.from_dice(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])))
@@ -185,10 +187,13 @@ def _body_colour(work: np.ndarray, box: np.ndarray, params: DiceParams) -> tuple
 def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces_.Face],
                params: DiceParams, scale: float, grid: float | None,
                table_v: Callable[[tuple[float, float]], float],
-               half: np.ndarray | None = None) -> list[Die]:
+               half: np.ndarray | None = None,
+               is_table: Callable[[tuple, tuple[float, float]], bool] | None = None
+               ) -> list[Die]:
     """Dice seen only as a clean die-sized square blob (no top face found in it), or as a
     peak of a blob of several touching dice; ``table_v`` gives the table's brightness
-    (0-255) at a point (x, y); ``half`` is ``work`` at half size, if at hand."""
+    (0-255) at a point (x, y); ``half`` is ``work`` at half size, if at hand;
+    ``is_table`` tells a table colour (BGR) at a point for the piles' peaks."""
     out: list[Die] = []
     taken = [t.centre for t in tops]
     found = blobs_.square_blobs(mask, work, side, taken, grid=grid)
@@ -197,7 +202,8 @@ def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces
     found += blobs_.square_blobs(blobs_.edge_mask(work, half), work, side, taken, grid=grid,
                                  min_corners=1.25)
     # dice lying against each other (or against their shadows): one blob, several peaks
-    found += pile_dice(mask, work, side, taken + [c for _, c, _, _ in found], table_v=table_v)
+    found += pile_dice(mask, work, side, taken + [c for _, c, _, _ in found], table_v=table_v,
+                       is_table=is_table)
     for box, centre, hsv, (x0, y0) in found:
         cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
                                light_value=params.light_value, min_value=params.min_value)
