@@ -296,6 +296,8 @@ def _check_frame(frame: np.ndarray) -> None:
 
 
 _TABLE_STEP = 16
+_SHADE = 0.45  # least brightness of a die's colour, over the table's there (and min_value)
+_SHADE_SAT = 120  # ... for pixels at least this saturated (HSV, 0-255)
 
 
 def _table_at(table: np.ndarray, centre: tuple[float, float], step: float) -> np.ndarray:
@@ -387,10 +389,15 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
     bgr = work[roi]
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     planes = cv2.split(hsv)  # once, for the class map, the gradient and the faces
-    cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
-                           light_value=params.light_value, min_value=params.min_value,
-                           planes=planes)
     table_v = cv2.resize(table.max(axis=2), (w, h), interpolation=cv2.INTER_LINEAR)[roi]
+    # in a deep shadow a die's colour is darker than ``min_value``, the table's there too:
+    # a strongly coloured pixel counts down to a share of the table's brightness
+    min_value = np.full_like(table_v, params.min_value)
+    cv2.copyTo(cv2.min(cv2.convertScaleAbs(table_v, alpha=_SHADE), params.min_value),
+               cv2.compare(planes[1], _SHADE_SAT, cv2.CMP_GE), min_value)
+    cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
+                           light_value=params.light_value, min_value=min_value,
+                           planes=planes)
     brighter = cv2.compare(planes[2], cv2.convertScaleAbs(table_v, alpha=1.12, beta=6),
                            cv2.CMP_GT)
     unlike = cv2.bitwise_or(brighter, raw[roi])

@@ -286,3 +286,15 @@ def test_a_crisp_die_sized_square_of_a_colour_the_cloth_lacks_is_no_cloth_square
     assert _cloth_square(shaded_yellow, 0.0, DiceParams(), model, 60.0)  # far under a die
     brown = _face(cls=HUE, bgr=(30.0, 50.0, 90.0))
     assert _cloth_square(brown, 0.0, DiceParams(), model, 30.0)
+
+
+def test_a_die_in_a_hard_shadow_keeps_its_colour():
+    # the die's green is darker than a colour may be in full light, as the shadow's
+    # table is darker than the lit table
+    frame = ds.table(colour=(200, 200, 205))
+    cv2.rectangle(frame, (300, 150), (640, 480), (90, 90, 92), -1)  # a hard shadow
+    ds.die(frame, (450, 300), 34, (22, 42, 14), pips=3, pip_colour=(90, 90, 90), angle=20,
+           shadow=False)
+    ds.die(frame, (150, 300), 34, ds.GREEN, pips=2, angle=35)
+    ds.die(frame, (150, 120), 34, ds.RED, pips=2, angle=55)
+    assert read_dice(frame).counts() == (2, 0, 1, 0)
