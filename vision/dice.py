@@ -200,7 +200,8 @@ def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces
     # the same on outlines drawn by edges: a die of the table's own colour
     taken += [c for _, c, _, _ in found]
     found += blobs_.square_blobs(blobs_.edge_mask(work, half), work, side, taken, grid=grid,
-                                 min_corners=1.25)
+                                 min_corners=1.25, plain_die=lambda box, hsv, at: _plain_die(
+                                     box, hsv, at, mask, params))
     # dice lying against each other (or against their shadows): one blob, several peaks
     found += pile_dice(mask, work, side, taken + [c for _, c, _, _ in found], table_v=table_v,
                        is_table=is_table)
@@ -213,6 +214,30 @@ def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces
                        centre=(float(centre[0] / scale), float(centre[1] / scale)),
                        colour=colour, confidence=round(0.5 * share, 3)))
     return out
+
+
+def _plain_die(box: np.ndarray, hsv: np.ndarray, origin: tuple[int, int], mask: np.ndarray,
+               params: DiceParams) -> bool:
+    """True for a plain square closed by sharp edges that is a die of a Toss Up colour
+    without pips: one colour class covers its middle, and the foreground (its die's side
+    faces and shadow, unlike the table when its top is the table's colour) borders part
+    of its rim, not all of it (a patch of table closed in between dice)."""
+    cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
+                           light_value=params.light_value, min_value=params.min_value)
+    code, share = blobs_.blob_colour(cls, box - origin)
+    if code not in faces_.CLASS_NAMES or share < 0.7:
+        return False
+    c = box.mean(axis=0)
+    ring = np.zeros(mask.shape, np.uint8)
+    cv2.fillConvexPoly(ring, np.round((box - c) * _RIM + c).astype(np.int32), 255)
+    cv2.fillConvexPoly(ring, np.round(box).astype(np.int32), 0)
+    n = cv2.countNonZero(ring)
+    rim = cv2.countNonZero(cv2.bitwise_and(ring, mask)) / max(1, n)
+    return _RIM_SHARE[0] <= rim <= _RIM_SHARE[1]
+
+
+_RIM = 1.16  # a plain die's rim: its box grown 8% of its edge out on each side
+_RIM_SHARE = (0.2, 0.85)  # ... the share of it its side faces and shadow cover
 
 
 def _thin_blobs(mask: np.ndarray, side: float) -> list[np.ndarray]:

@@ -16,6 +16,8 @@ dice already found are left out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 import cv2
@@ -27,7 +29,8 @@ from vision.dice_segment import fill_holes
 
 def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
                  taken: list[tuple[float, float]], *, min_edge: float = 60.0,
-                 min_pips: float = 30.0, grid: float | None = None, min_corners: float = 1.17
+                 min_pips: float = 30.0, grid: float | None = None, min_corners: float = 1.17,
+                 plain_die: Callable[[np.ndarray, np.ndarray, tuple[int, int]], bool] | None = None
                  ) -> list[tuple[np.ndarray, tuple[float, float], np.ndarray, tuple[int, int]]]:
     """Die-sized square blobs of ``mask`` (0/255) holding none of the ``taken`` centres.
 
@@ -40,6 +43,8 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
     grid : turn (degrees) of a checkered table's grid (``dice_segment.grid_turn``)
     min_corners : least corner-to-side distance ratio about the centre (a square 1.41,
         a rounded die's blob 1.2-1.3, a coin 1.0-1.15)
+    plain_die : tells a plain square without pips that is a die all the same, given its
+        box (4, 2), HSV crop and the crop's origin (x, y); optional
 
     Returns
     -------
@@ -79,7 +84,8 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
         hsv = cv2.cvtColor(work[y0:y + bh + 2, x0:x + bw + 2], cv2.COLOR_BGR2HSV)
         if faces_._edge_strength(faces_.gradient(hsv), hull - [x0, y0]) < min_edge:
             continue  # a soft blotch: a shadow or a stain, not a die's sharp outline
-        if inner_contrast(hsv[..., 2], box - [x0, y0]) < min_pips:
+        if inner_contrast(hsv[..., 2], box - [x0, y0]) < min_pips and not (
+                plain_die and plain_die(box, hsv, (x0, y0))):
             continue  # a plain face without pips: a counter, a token, a cloth square
         if grid is not None and abs((ang - grid + 45) % 90 - 45) <= 5:
             continue  # turned like the cloth's grid: most likely squares of the cloth
