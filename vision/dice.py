@@ -266,9 +266,15 @@ def _cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     inside looks like a marked face, but is not square, and its colour is not in its
     middle as a light die's mark is. A crisp square of a die's size (``side``) whose
     colour class none of the cloth's colours has is a die (a shaded yellow is near a
-    brown cloth in colour distance, not in hue)."""
+    brown cloth in colour distance, not in hue). Two squares joined at a corner make one
+    run whose rectangle lies along their diagonal, 45 degrees from the grid, and is only
+    about half their colour (``agree``): cloth too."""
     if grid is None:
         return False
+    if abs((pick.turn(face) - grid) % 90 - 45) <= 5 and face.agree < 0.6 and (
+            face.mark == faces_.NONE and face.body == 0 and is_table_colour(
+                face.bgr, threshold=1.6 * params.fg_threshold, model=model)):
+        return True  # two squares joined at a corner: their outline lies along the diagonal
     if abs((pick.turn(face) - grid + 45) % 90 - 45) > 5:
         return False
     if (face.cls in faces_.CLASS_NAMES and face.area >= 0.5 * side * side

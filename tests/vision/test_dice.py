@@ -298,3 +298,22 @@ def test_a_die_in_a_hard_shadow_keeps_its_colour():
     ds.die(frame, (150, 300), 34, ds.GREEN, pips=2, angle=35)
     ds.die(frame, (150, 120), 34, ds.RED, pips=2, angle=55)
     assert read_dice(frame).counts() == (2, 0, 1, 0)
+
+
+def test_two_cloth_squares_joined_at_a_corner_are_cloth_though_turned_along_the_diagonal():
+    from vision.dice import _cloth_square
+    from vision.dice_faces import GREEN, RED
+    from vision.dice_segment import table_model
+
+    cloth = np.zeros((40, 40, 3), np.uint8)
+    cloth[:] = (232, 235, 235)
+    cloth[:20, :20] = cloth[20:, 20:] = ds.RED
+    model = table_model(cv2.cvtColor(cloth, cv2.COLOR_BGR2YCrCb))
+    diagonal = np.array([[100, 70], [130, 100], [100, 130], [70, 100]], np.float32)
+    # the outline of two squares meeting at a corner: only half of it is their colour
+    pair = dict(cls=RED, box=diagonal, agree=0.5, bgr=tuple(float(c) for c in ds.RED))
+    assert _cloth_square(_face(**pair), 0.0, DiceParams(), model, 30.0)
+    assert not _cloth_square(_face(**dict(pair, agree=0.9)), 0.0, DiceParams(), model, 30.0)
+    green = dict(pair, cls=GREEN, bgr=tuple(float(c) for c in ds.GREEN))
+    assert not _cloth_square(_face(**green), 0.0, DiceParams(), model, 30.0)
+    assert not _cloth_square(_face(**pair), 20.0, DiceParams(), model, 30.0)  # a die's turn
