@@ -7,9 +7,10 @@ Pipeline (at a working size of at most ``DiceParams.work_size`` pixels wide, sma
 big dice): exposure -> table colours and foreground blobs (``dice_segment``) -> colour
 classes and face candidates near the blobs (``dice_faces``), marks of light dice
 (``dice_marks``), touching dice cut apart (``dice_split``) -> one top face per die,
-shadows, cloth patterns and side faces left out (``dice_pick``) -> dice seen only as a
-clean square blob (of colour or of edges), as a peak of a pile (``dice_piles``) or only by
-their pips, at the typical size and 1.6 times it (``dice_blobs``) -> totals. Before all,
+shadows, cloth patterns and side faces left out (``dice_pick``, ``dice_cloth``) -> dice
+seen only as a clean square blob (of colour or of edges), as a peak of a pile
+(``dice_piles``) or only by their pips, at the typical size and 1.6 times it
+(``dice_blobs``) -> totals. Before all,
 a colour cast is taken out with the brightest near-white pixels as reference, and a
 checkered cloth's grid turn is measured (its squares are not dice). A calibration
 (``vision.calibrate``) replaces the guessed die size and the colour boundaries with
@@ -29,12 +30,13 @@ from vision import dice_blobs as blobs_
 from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration
+from vision.dice_cloth import is_cloth_square
 from vision.dice_marks import find_marks
 from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
 from vision.dice_split import split_blocks
 from vision.dice_segment import (clean_mask, foreground, grid_turn, is_table_colour,
-                                 model_bgr, normalise_exposure, table_model, white_balance)
+                                 normalise_exposure, table_model, white_balance)
 from vision.results import DiceReading, Die
 
 
@@ -137,7 +139,7 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
         side = _die_side(found, params, side)
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge,
-                          drop=lambda f: _cloth_square(f, grid, params, model, side))
+                          drop=lambda f: is_cloth_square(f, grid, params, model, side))
     step = _TABLE_STEP * shrink
     dice = [_die(f, scale) for f in tops] + _blob_dice(
         mask, work, side, tops, params, scale, grid,
@@ -199,9 +201,9 @@ def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces
     found = blobs_.square_blobs(mask, work, side, taken, grid=grid)
     # the same on outlines drawn by edges: a die of the table's own colour
     taken += [c for _, c, _, _ in found]
-    found += blobs_.square_blobs(blobs_.edge_mask(work, half), work, side, taken, grid=grid,
-                                 min_corners=1.25, plain_die=lambda box, hsv, at: _plain_die(
-                                     box, hsv, at, mask, params))
+    found += blobs_.square_blobs(
+        blobs_.edge_mask(work, half), work, side, taken, grid=grid, min_corners=1.25,
+        plain_die=lambda box, hsv, at: blobs_.is_plain_die(box, hsv, at, mask, params))
     # dice lying against each other (or against their shadows): one blob, several peaks
     found += pile_dice(mask, work, side, taken + [c for _, c, _, _ in found], table_v=table_v,
                        is_table=is_table)
@@ -214,30 +216,6 @@ def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces
                        centre=(float(centre[0] / scale), float(centre[1] / scale)),
                        colour=colour, confidence=round(0.5 * share, 3)))
     return out
-
-
-def _plain_die(box: np.ndarray, hsv: np.ndarray, origin: tuple[int, int], mask: np.ndarray,
-               params: DiceParams) -> bool:
-    """True for a plain square closed by sharp edges that is a die of a Toss Up colour
-    without pips: one colour class covers its middle, and the foreground (its die's side
-    faces and shadow, unlike the table when its top is the table's colour) borders part
-    of its rim, not all of it (a patch of table closed in between dice)."""
-    cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
-                           light_value=params.light_value, min_value=params.min_value)
-    code, share = blobs_.blob_colour(cls, box - origin)
-    if code not in faces_.CLASS_NAMES or share < 0.7:
-        return False
-    c = box.mean(axis=0)
-    ring = np.zeros(mask.shape, np.uint8)
-    cv2.fillConvexPoly(ring, np.round((box - c) * _RIM + c).astype(np.int32), 255)
-    cv2.fillConvexPoly(ring, np.round(box).astype(np.int32), 0)
-    n = cv2.countNonZero(ring)
-    rim = cv2.countNonZero(cv2.bitwise_and(ring, mask)) / max(1, n)
-    return _RIM_SHARE[0] <= rim <= _RIM_SHARE[1]
-
-
-_RIM = 1.16  # a plain die's rim: its box grown 8% of its edge out on each side
-_RIM_SHARE = (0.2, 0.85)  # ... the share of it its side faces and shadow cover
 
 
 def _thin_blobs(mask: np.ndarray, side: float) -> list[np.ndarray]:
@@ -256,46 +234,6 @@ def _thin_blobs(mask: np.ndarray, side: float) -> list[np.ndarray]:
 def _inside(outlines: list[np.ndarray], point: tuple[float, float]) -> bool:
     """True when the point (x, y) lies inside one of the outlines."""
     return any(cv2.pointPolygonTest(c, point, False) >= 0 for c in outlines)
-
-
-def _cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
-                  model: tuple, side: float) -> bool:
-    """True for a square of a checkered cloth: turned like the cloth's grid (a die matches
-    the grid's turn only by chance) and near one of the table's colours (loosely, for the
-    frame's corners are darker); a light square with a coloured corner of the next square
-    inside looks like a marked face, but is not square, and its colour is not in its
-    middle as a light die's mark is. A crisp square of a die's size (``side``) whose
-    colour class none of the cloth's colours has is a die (a shaded yellow is near a
-    brown cloth in colour distance, not in hue). Two squares joined at a corner make one
-    run whose rectangle lies along their diagonal, 45 degrees from the grid, and is only
-    about half their colour (``agree``): cloth too."""
-    if grid is None:
-        return False
-    if abs((pick.turn(face) - grid) % 90 - 45) <= 5 and face.agree < 0.6 and (
-            face.mark == faces_.NONE and face.body == 0 and is_table_colour(
-                face.bgr, threshold=1.6 * params.fg_threshold, model=model)):
-        return True  # two squares joined at a corner: their outline lies along the diagonal
-    if abs((pick.turn(face) - grid + 45) % 90 - 45) > 5:
-        return False
-    if (face.cls in faces_.CLASS_NAMES and face.area >= 0.5 * side * side
-            and pick.is_crisp_square(face) and face.cls not in _table_classes(model, params)):
-        return False  # a crisp, die-sized square of a colour the cloth does not have
-    if face.body > 0:  # a coloured square ringed by light ones looks like a die's mark
-        return is_table_colour(face.bgr, threshold=params.fg_threshold, model=model)
-    if face.mark != faces_.NONE:
-        centred = face.cls == faces_.LIGHT and face.mark_off <= 0.15  # a light die's mark
-        return face.corners > 1.8 and not centred and is_table_colour(
-            face.bgr, threshold=params.fg_threshold, model=model)
-    return is_table_colour(face.bgr, threshold=1.6 * params.fg_threshold, model=model)
-
-
-def _table_classes(model: tuple, params: DiceParams) -> set[int]:
-    """The colour classes (``dice_faces``) of the table's dominant colours."""
-    bgr = np.repeat(model_bgr(model)[:, None], 8, axis=1)  # (a tiny array is a scalar)
-    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
-    return set(faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
-                                light_value=params.light_value,
-                                min_value=params.min_value).ravel().tolist())
 
 
 def _die_side(found: list[faces_.Face], params: DiceParams, guess: float) -> float:

@@ -17,6 +17,7 @@ dice already found are left out.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,6 +26,9 @@ import cv2
 from vision import dice_faces as faces_
 from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_segment import fill_holes
+
+if TYPE_CHECKING:
+    from vision.dice import DiceParams
 
 
 def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
@@ -123,6 +127,32 @@ def _drop_pattern(blobs: list, *, group: int = 4) -> list:
         if like < group:
             keep.append(blob)
     return keep
+
+
+def is_plain_die(box: np.ndarray, hsv: np.ndarray, origin: tuple[int, int],
+                 mask: np.ndarray, params: DiceParams) -> bool:
+    """True for a plain square closed by sharp edges that is a die of a Toss Up colour
+    without pips: one colour class covers its middle, and the foreground (its die's side
+    faces and shadow, unlike the table when its top is the table's colour) borders part
+    of its rim, not all of it (a patch of table closed in between dice). ``box`` (4, 2)
+    and ``mask`` (0/255) are in working-image pixels, ``hsv`` is the crop at ``origin``
+    (x, y); ``params`` gives the colour classes."""
+    cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
+                           light_value=params.light_value, min_value=params.min_value)
+    code, share = blob_colour(cls, box - origin)
+    if code not in faces_.CLASS_NAMES or share < 0.7:
+        return False
+    c = box.mean(axis=0)
+    ring = np.zeros(mask.shape, np.uint8)
+    cv2.fillConvexPoly(ring, np.round((box - c) * _RIM + c).astype(np.int32), 255)
+    cv2.fillConvexPoly(ring, np.round(box).astype(np.int32), 0)
+    n = cv2.countNonZero(ring)
+    rim = cv2.countNonZero(cv2.bitwise_and(ring, mask)) / max(1, n)
+    return _RIM_SHARE[0] <= rim <= _RIM_SHARE[1]
+
+
+_RIM = 1.16  # a plain die's rim: its box grown 8% of its edge out on each side
+_RIM_SHARE = (0.2, 0.85)  # ... the share of it its side faces and shadow cover
 
 
 def edge_mask(work: np.ndarray, half: np.ndarray | None = None) -> np.ndarray:

@@ -256,7 +256,7 @@ def test_a_light_die_turned_like_a_checkered_cloth_is_still_a_die():
 
 
 def test_a_cloth_square_ringed_by_light_squares_is_no_mark():
-    from vision.dice import _cloth_square
+    from vision.dice_cloth import is_cloth_square as _cloth_square
     from vision.dice_faces import GREEN, RED
     from vision.dice_segment import table_model
 
@@ -272,7 +272,7 @@ def test_a_cloth_square_ringed_by_light_squares_is_no_mark():
 
 
 def test_a_crisp_die_sized_square_of_a_colour_the_cloth_lacks_is_no_cloth_square():
-    from vision.dice import _cloth_square
+    from vision.dice_cloth import is_cloth_square as _cloth_square
     from vision.dice_faces import HUE, YELLOW
     from vision.dice_segment import table_model
 
@@ -301,7 +301,7 @@ def test_a_die_in_a_hard_shadow_keeps_its_colour():
 
 
 def test_two_cloth_squares_joined_at_a_corner_are_cloth_though_turned_along_the_diagonal():
-    from vision.dice import _cloth_square
+    from vision.dice_cloth import is_cloth_square as _cloth_square
     from vision.dice_faces import GREEN, RED
     from vision.dice_segment import table_model
 

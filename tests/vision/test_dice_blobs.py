@@ -141,7 +141,8 @@ def test_a_plain_square_is_a_blob_die_only_when_told_it_is_one():
 
 
 def _plain_case(rim: str) -> bool:
-    from vision.dice import DiceParams, _plain_die
+    from vision.dice import DiceParams
+    from vision.dice_blobs import is_plain_die
 
     felt = (40, 140, 35)
     frame = ds.table(colour=felt)
@@ -154,7 +155,7 @@ def _plain_case(rim: str) -> bool:
         cv2.fillConvexPoly(mask, np.round(box).astype(np.int32), 0)
     x0, y0 = 170, 170
     hsv = cv2.cvtColor(frame[y0:240, x0:240], cv2.COLOR_BGR2HSV)
-    return _plain_die(box, hsv, (x0, y0), mask, DiceParams())
+    return is_plain_die(box, hsv, (x0, y0), mask, DiceParams())
 
 
 def test_a_plain_square_of_the_felts_green_with_its_sides_along_part_of_its_rim_is_a_die():
