@@ -358,12 +358,15 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
     bgr = work[roi]
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     planes = cv2.split(hsv)  # once, for the class map, the gradient and the faces
-    table_v = cv2.resize(table.max(axis=2), (w, h), interpolation=cv2.INTER_LINEAR)[roi]
+    table_max = table.max(axis=2)
+    table_v = cv2.resize(table_max, (w, h), interpolation=cv2.INTER_LINEAR)[roi]
     # in a deep shadow a die's colour is darker than ``min_value``, the table's there too:
     # a strongly coloured pixel counts down to a share of the table's brightness
-    min_value = np.full_like(table_v, params.min_value)
-    cv2.copyTo(cv2.min(cv2.convertScaleAbs(table_v, alpha=_SHADE), params.min_value),
-               cv2.compare(planes[1], _SHADE_SAT, cv2.CMP_GE), min_value)
+    min_value: int | np.ndarray = params.min_value
+    if _SHADE * float(table_max.min()) < params.min_value:  # (most tables: nowhere)
+        min_value = np.full_like(table_v, params.min_value)
+        cv2.copyTo(cv2.min(cv2.convertScaleAbs(table_v, alpha=_SHADE), params.min_value),
+                   cv2.compare(planes[1], _SHADE_SAT, cv2.CMP_GE), min_value)
     cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
                            light_value=params.light_value, min_value=min_value,
                            planes=planes)
