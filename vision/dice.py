@@ -7,9 +7,10 @@ Pipeline (at a working size of at most ``DiceParams.work_size`` pixels wide, sma
 big dice): exposure -> table colours and foreground blobs (``dice_segment``) -> colour
 classes and face candidates near the blobs (``dice_faces``), marks of light dice
 (``dice_marks``), touching dice cut apart (``dice_split``) -> one top face per die,
-shadows, cloth patterns and side faces left out (``dice_pick``) -> dice seen only as a
-clean square blob (of colour or of edges), as a peak of a pile (``dice_piles``) or only by
-their pips, at the typical size and 1.6 times it (``dice_blobs``) -> totals. Before all,
+shadows, cloth patterns and side faces left out (``dice_pick``, ``dice_cloth``) -> dice
+seen only as a clean square blob (of colour or of edges), as a peak of a pile
+(``dice_piles``) or only by their pips, at the typical size and 1.6 times it
+(``dice_blobs``) -> totals. Before all,
 a colour cast is taken out with the brightest near-white pixels as reference, and a
 checkered cloth's grid turn is measured (its squares are not dice). A calibration
 (``vision.calibrate``) replaces the guessed die size and the colour boundaries with
@@ -29,12 +30,13 @@ from vision import dice_blobs as blobs_
 from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration
+from vision.dice_cloth import is_cloth_square
 from vision.dice_marks import find_marks
 from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
 from vision.dice_split import split_blocks
 from vision.dice_segment import (clean_mask, foreground, grid_turn, is_table_colour,
-                                 model_bgr, normalise_exposure, table_model, white_balance)
+                                 normalise_exposure, table_model, white_balance)
 from vision.results import DiceReading, Die
 
 
@@ -137,11 +139,13 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
         side = _die_side(found, params, side)
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge,
-                          drop=lambda f: _cloth_square(f, grid, params, model, side))
+                          drop=lambda f: is_cloth_square(f, grid, params, model, side))
     step = _TABLE_STEP * shrink
     dice = [_die(f, scale) for f in tops] + _blob_dice(
         mask, work, side, tops, params, scale, grid,
-        table_v=lambda c: float(_table_at(table, c, step).max()), half=half)
+        table_v=lambda c: float(_table_at(table, c, step).max()), half=half,
+        is_table=lambda bgr, c: pick.is_table_tint(bgr, _table_at(table, c, step), lambda: (
+            is_table_colour(bgr, threshold=params.fg_threshold, model=model))))
     dice += _pip_dice(work, side, dice, scale, params)
     dice = [d for d in dice if not _inside(thin, (d.centre[0] * scale, d.centre[1] * scale))]
     return DiceReading.from_dice(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])))
@@ -185,19 +189,24 @@ def _body_colour(work: np.ndarray, box: np.ndarray, params: DiceParams) -> tuple
 def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces_.Face],
                params: DiceParams, scale: float, grid: float | None,
                table_v: Callable[[tuple[float, float]], float],
-               half: np.ndarray | None = None) -> list[Die]:
+               half: np.ndarray | None = None,
+               is_table: Callable[[tuple, tuple[float, float]], bool] | None = None
+               ) -> list[Die]:
     """Dice seen only as a clean die-sized square blob (no top face found in it), or as a
     peak of a blob of several touching dice; ``table_v`` gives the table's brightness
-    (0-255) at a point (x, y); ``half`` is ``work`` at half size, if at hand."""
+    (0-255) at a point (x, y); ``half`` is ``work`` at half size, if at hand;
+    ``is_table`` tells a table colour (BGR) at a point for the piles' peaks."""
     out: list[Die] = []
     taken = [t.centre for t in tops]
     found = blobs_.square_blobs(mask, work, side, taken, grid=grid)
     # the same on outlines drawn by edges: a die of the table's own colour
     taken += [c for _, c, _, _ in found]
-    found += blobs_.square_blobs(blobs_.edge_mask(work, half), work, side, taken, grid=grid,
-                                 min_corners=1.25)
+    found += blobs_.square_blobs(
+        blobs_.edge_mask(work, half), work, side, taken, grid=grid, min_corners=1.25,
+        plain_die=lambda box, hsv, at: blobs_.is_plain_die(box, hsv, at, mask, params))
     # dice lying against each other (or against their shadows): one blob, several peaks
-    found += pile_dice(mask, work, side, taken + [c for _, c, _, _ in found], table_v=table_v)
+    found += pile_dice(mask, work, side, taken + [c for _, c, _, _ in found], table_v=table_v,
+                       is_table=is_table)
     for box, centre, hsv, (x0, y0) in found:
         cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
                                light_value=params.light_value, min_value=params.min_value)
@@ -225,40 +234,6 @@ def _thin_blobs(mask: np.ndarray, side: float) -> list[np.ndarray]:
 def _inside(outlines: list[np.ndarray], point: tuple[float, float]) -> bool:
     """True when the point (x, y) lies inside one of the outlines."""
     return any(cv2.pointPolygonTest(c, point, False) >= 0 for c in outlines)
-
-
-def _cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
-                  model: tuple, side: float) -> bool:
-    """True for a square of a checkered cloth: turned like the cloth's grid (a die matches
-    the grid's turn only by chance) and near one of the table's colours (loosely, for the
-    frame's corners are darker); a light square with a coloured corner of the next square
-    inside looks like a marked face, but is not square, and its colour is not in its
-    middle as a light die's mark is. A crisp square of a die's size (``side``) whose
-    colour class none of the cloth's colours has is a die (a shaded yellow is near a
-    brown cloth in colour distance, not in hue)."""
-    if grid is None:
-        return False
-    if abs((pick.turn(face) - grid + 45) % 90 - 45) > 5:
-        return False
-    if (face.cls in faces_.CLASS_NAMES and face.area >= 0.5 * side * side
-            and pick.is_crisp_square(face) and face.cls not in _table_classes(model, params)):
-        return False  # a crisp, die-sized square of a colour the cloth does not have
-    if face.body > 0:  # a coloured square ringed by light ones looks like a die's mark
-        return is_table_colour(face.bgr, threshold=params.fg_threshold, model=model)
-    if face.mark != faces_.NONE:
-        centred = face.cls == faces_.LIGHT and face.mark_off <= 0.15  # a light die's mark
-        return face.corners > 1.8 and not centred and is_table_colour(
-            face.bgr, threshold=params.fg_threshold, model=model)
-    return is_table_colour(face.bgr, threshold=1.6 * params.fg_threshold, model=model)
-
-
-def _table_classes(model: tuple, params: DiceParams) -> set[int]:
-    """The colour classes (``dice_faces``) of the table's dominant colours."""
-    bgr = np.repeat(model_bgr(model)[:, None], 8, axis=1)  # (a tiny array is a scalar)
-    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
-    return set(faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
-                                light_value=params.light_value,
-                                min_value=params.min_value).ravel().tolist())
 
 
 def _die_side(found: list[faces_.Face], params: DiceParams, guess: float) -> float:
@@ -290,6 +265,8 @@ def _check_frame(frame: np.ndarray) -> None:
 
 
 _TABLE_STEP = 16
+_SHADE = 0.45  # least brightness of a die's colour, over the table's there (and min_value)
+_SHADE_SAT = 120  # ... for pixels at least this saturated (HSV, 0-255)
 
 
 def _table_at(table: np.ndarray, centre: tuple[float, float], step: float) -> np.ndarray:
@@ -381,10 +358,18 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
     bgr = work[roi]
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     planes = cv2.split(hsv)  # once, for the class map, the gradient and the faces
+    table_max = table.max(axis=2)
+    table_v = cv2.resize(table_max, (w, h), interpolation=cv2.INTER_LINEAR)[roi]
+    # in a deep shadow a die's colour is darker than ``min_value``, the table's there too:
+    # a strongly coloured pixel counts down to a share of the table's brightness
+    min_value: int | np.ndarray = params.min_value
+    if _SHADE * float(table_max.min()) < params.min_value:  # (most tables: nowhere)
+        min_value = np.full_like(table_v, params.min_value)
+        cv2.copyTo(cv2.min(cv2.convertScaleAbs(table_v, alpha=_SHADE), params.min_value),
+                   cv2.compare(planes[1], _SHADE_SAT, cv2.CMP_GE), min_value)
     cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
-                           light_value=params.light_value, min_value=params.min_value,
+                           light_value=params.light_value, min_value=min_value,
                            planes=planes)
-    table_v = cv2.resize(table.max(axis=2), (w, h), interpolation=cv2.INTER_LINEAR)[roi]
     brighter = cv2.compare(planes[2], cv2.convertScaleAbs(table_v, alpha=1.12, beta=6),
                            cv2.CMP_GT)
     unlike = cv2.bitwise_or(brighter, raw[roi])

@@ -16,6 +16,9 @@ dice already found are left out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 import cv2
@@ -24,10 +27,14 @@ from vision import dice_faces as faces_
 from vision.dice_measure import outer_contours, sparse_blob_stats
 from vision.dice_segment import fill_holes
 
+if TYPE_CHECKING:
+    from vision.dice import DiceParams
+
 
 def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
                  taken: list[tuple[float, float]], *, min_edge: float = 60.0,
-                 min_pips: float = 30.0, grid: float | None = None, min_corners: float = 1.17
+                 min_pips: float = 30.0, grid: float | None = None, min_corners: float = 1.17,
+                 plain_die: Callable[[np.ndarray, np.ndarray, tuple[int, int]], bool] | None = None
                  ) -> list[tuple[np.ndarray, tuple[float, float], np.ndarray, tuple[int, int]]]:
     """Die-sized square blobs of ``mask`` (0/255) holding none of the ``taken`` centres.
 
@@ -40,6 +47,8 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
     grid : turn (degrees) of a checkered table's grid (``dice_segment.grid_turn``)
     min_corners : least corner-to-side distance ratio about the centre (a square 1.41,
         a rounded die's blob 1.2-1.3, a coin 1.0-1.15)
+    plain_die : tells a plain square without pips that is a die all the same, given its
+        box (4, 2), HSV crop and the crop's origin (x, y); optional
 
     Returns
     -------
@@ -79,7 +88,8 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
         hsv = cv2.cvtColor(work[y0:y + bh + 2, x0:x + bw + 2], cv2.COLOR_BGR2HSV)
         if faces_._edge_strength(faces_.gradient(hsv), hull - [x0, y0]) < min_edge:
             continue  # a soft blotch: a shadow or a stain, not a die's sharp outline
-        if inner_contrast(hsv[..., 2], box - [x0, y0]) < min_pips:
+        if inner_contrast(hsv[..., 2], box - [x0, y0]) < min_pips and not (
+                plain_die and plain_die(box, hsv, (x0, y0))):
             continue  # a plain face without pips: a counter, a token, a cloth square
         if grid is not None and abs((ang - grid + 45) % 90 - 45) <= 5:
             continue  # turned like the cloth's grid: most likely squares of the cloth
@@ -117,6 +127,32 @@ def _drop_pattern(blobs: list, *, group: int = 4) -> list:
         if like < group:
             keep.append(blob)
     return keep
+
+
+def is_plain_die(box: np.ndarray, hsv: np.ndarray, origin: tuple[int, int],
+                 mask: np.ndarray, params: DiceParams) -> bool:
+    """True for a plain square closed by sharp edges that is a die of a Toss Up colour
+    without pips: one colour class covers its middle, and the foreground (its die's side
+    faces and shadow, unlike the table when its top is the table's colour) borders part
+    of its rim, not all of it (a patch of table closed in between dice). ``box`` (4, 2)
+    and ``mask`` (0/255) are in working-image pixels, ``hsv`` is the crop at ``origin``
+    (x, y); ``params`` gives the colour classes."""
+    cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
+                           light_value=params.light_value, min_value=params.min_value)
+    code, share = blob_colour(cls, box - origin)
+    if code not in faces_.CLASS_NAMES or share < 0.7:
+        return False
+    c = box.mean(axis=0)
+    ring = np.zeros(mask.shape, np.uint8)
+    cv2.fillConvexPoly(ring, np.round((box - c) * _RIM + c).astype(np.int32), 255)
+    cv2.fillConvexPoly(ring, np.round(box).astype(np.int32), 0)
+    n = cv2.countNonZero(ring)
+    rim = cv2.countNonZero(cv2.bitwise_and(ring, mask)) / max(1, n)
+    return _RIM_SHARE[0] <= rim <= _RIM_SHARE[1]
+
+
+_RIM = 1.16  # a plain die's rim: its box grown 8% of its edge out on each side
+_RIM_SHARE = (0.2, 0.85)  # ... the share of it its side faces and shadow cover
 
 
 def edge_mask(work: np.ndarray, half: np.ndarray | None = None) -> np.ndarray:

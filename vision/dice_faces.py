@@ -60,12 +60,14 @@ class Face:
 
 
 def class_map(hsv: np.ndarray, hue_edges: tuple[int, int, int, int, int], *, min_sat: int,
-              light_value: int, min_value: int, planes: tuple | None = None) -> np.ndarray:
+              light_value: int, min_value: int | np.ndarray, planes: tuple | None = None
+              ) -> np.ndarray:
     """Colour class per pixel of an HSV (OpenCV ranges) image; uint8 of the class codes.
 
     ``hue_edges`` = (red|orange, orange|yellow, yellow|green, green|blue, blue|red) in
     OpenCV hue 0-180; orange and blue-to-purple are other games' colours (class HUE).
-    ``planes`` is ``cv2.split(hsv)`` when the caller has it already.
+    ``planes`` is ``cv2.split(hsv)`` when the caller has it already. ``min_value`` may
+    be an image (uint8, the shape of ``hsv``'s planes): a threshold per pixel.
     """
     ro, ry, yg, go, orr = hue_edges
     lut = np.full(256, HUE, np.uint8)

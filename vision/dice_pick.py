@@ -73,7 +73,14 @@ def is_table_like(face: Face, table_bgr: np.ndarray,
     callable is asked only when the answer depends on it)."""
     if has_pips(face):
         return False
-    f = np.asarray(face.bgr, np.float32) + 1.0
+    return is_table_tint(face.bgr, table_bgr, table_colour)
+
+
+def is_table_tint(bgr: tuple[float, float, float], table_bgr: np.ndarray,
+                  table_colour: bool | Callable[[], bool] = False) -> bool:
+    """True for a BGR colour no brighter than the table around it and of its tint there,
+    or of one of the table's dominant colours (``table_colour``, as ``is_table_like``)."""
+    f = np.asarray(bgr, np.float32) + 1.0
     t = np.asarray(table_bgr, np.float32) + 1.0
     ratio = float(f.sum() / t.sum())
     if ratio >= 1.15:

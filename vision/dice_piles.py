@@ -25,6 +25,7 @@ from vision.dice_measure import outer_contours
 def pile_dice(mask: np.ndarray, work: np.ndarray, side: float,
               taken: list[tuple[float, float]], *,
               table_v: Callable[[tuple[float, float]], float] | None = None,
+              is_table: Callable[[tuple, tuple[float, float]], bool] | None = None,
               min_pips: float = 60.0,
               min_dice: float = 1.9, max_dice: float = 8.0, max_aspect: float = 3.5
               ) -> list[tuple[np.ndarray, tuple[float, float], np.ndarray, tuple[int, int]]]:
@@ -38,6 +39,9 @@ def pile_dice(mask: np.ndarray, work: np.ndarray, side: float,
     taken : centres (x, y) of the dice already found; peaks near them are left out
     table_v : the table's brightness (0-255) at a point (x, y): a peak whose middle is
         all clearly darker than the table (no light pips) is a shadow; optional
+    is_table : True for a BGR colour of the table at a point (x, y); a peak whose
+        middle's median colour is the table's is table that the blob's closing took in
+        (a gap between two dice, a cloth square beside a die), not a die; optional
     min_pips : least brightness spread inside a peak's die-sized square
     max_dice, max_aspect : largest blob (in die areas) and longest blob (length over
         width) looked at
@@ -60,7 +64,7 @@ def pile_dice(mask: np.ndarray, work: np.ndarray, side: float,
             if any(np.hypot(*(centre - s)) < 0.9 * side for s in seen):
                 continue
             found = _die_at(work, centre, side, min_pips,
-                            table_v(tuple(centre)) if table_v else None)
+                            table_v(tuple(centre)) if table_v else None, is_table)
             if found is not None:
                 out.append(found)
                 seen.append(centre)
@@ -88,10 +92,11 @@ def _peaks(cnt: np.ndarray, side: float) -> list[np.ndarray]:
 
 
 def _die_at(work: np.ndarray, centre: np.ndarray, side: float, min_pips: float,
-            table: float | None):
+            table: float | None, is_table: Callable | None = None):
     """A die-sized square at ``centre`` as (box, centre, hsv, origin), or None without
     pips, or when it is a shadow: everything in its middle, pips too, clearly darker than
-    the table's brightness ``table`` (a dark die's pips are light or coloured)."""
+    the table's brightness ``table`` (a dark die's pips are light or coloured), or when
+    its middle's median colour is the table's (``is_table(bgr, centre)``)."""
     half = side / 2
     box = np.array([[-half, -half], [half, -half], [half, half], [-half, half]],
                    np.float32) + centre.astype(np.float32)
@@ -103,11 +108,14 @@ def _die_at(work: np.ndarray, centre: np.ndarray, side: float, min_pips: float,
     hsv = cv2.cvtColor(work[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
     if inner_contrast(hsv[..., 2], box - [x0, y0]) < min_pips:
         return None
-    if table is None:
-        return box, (float(centre[0]), float(centre[1])), hsv, (x0, y0)
     r = max(1, int(0.3 * side))
     cx, cy = int(centre[0]) - x0, int(centre[1]) - y0
-    middle = hsv[max(0, cy - r):cy + r + 1, max(0, cx - r):cx + r + 1, 2]
-    if percentile(middle.ravel(), 95) < 0.8 * table:
+    middle = (slice(max(0, cy - r), cy + r + 1), slice(max(0, cx - r), cx + r + 1))
+    if table is not None and percentile(hsv[middle][..., 2].ravel(), 95) < 0.8 * table:
         return None
+    if is_table is not None:
+        mid = work[y0:y1, x0:x1][middle]
+        bgr = tuple(float(np.median(mid[..., i])) for i in range(3))
+        if is_table(bgr, (float(centre[0]), float(centre[1]))):
+            return None
     return box, (float(centre[0]), float(centre[1])), hsv, (x0, y0)

@@ -256,7 +256,7 @@ def test_a_light_die_turned_like_a_checkered_cloth_is_still_a_die():
 
 
 def test_a_cloth_square_ringed_by_light_squares_is_no_mark():
-    from vision.dice import _cloth_square
+    from vision.dice_cloth import is_cloth_square as _cloth_square
     from vision.dice_faces import GREEN, RED
     from vision.dice_segment import table_model
 
@@ -272,7 +272,7 @@ def test_a_cloth_square_ringed_by_light_squares_is_no_mark():
 
 
 def test_a_crisp_die_sized_square_of_a_colour_the_cloth_lacks_is_no_cloth_square():
-    from vision.dice import _cloth_square
+    from vision.dice_cloth import is_cloth_square as _cloth_square
     from vision.dice_faces import HUE, YELLOW
     from vision.dice_segment import table_model
 
@@ -286,3 +286,34 @@ def test_a_crisp_die_sized_square_of_a_colour_the_cloth_lacks_is_no_cloth_square
     assert _cloth_square(shaded_yellow, 0.0, DiceParams(), model, 60.0)  # far under a die
     brown = _face(cls=HUE, bgr=(30.0, 50.0, 90.0))
     assert _cloth_square(brown, 0.0, DiceParams(), model, 30.0)
+
+
+def test_a_die_in_a_hard_shadow_keeps_its_colour():
+    # the die's green is darker than a colour may be in full light, as the shadow's
+    # table is darker than the lit table
+    frame = ds.table(colour=(200, 200, 205))
+    cv2.rectangle(frame, (300, 150), (640, 480), (90, 90, 92), -1)  # a hard shadow
+    ds.die(frame, (450, 300), 34, (22, 42, 14), pips=3, pip_colour=(90, 90, 90), angle=20,
+           shadow=False)
+    ds.die(frame, (150, 300), 34, ds.GREEN, pips=2, angle=35)
+    ds.die(frame, (150, 120), 34, ds.RED, pips=2, angle=55)
+    assert read_dice(frame).counts() == (2, 0, 1, 0)
+
+
+def test_two_cloth_squares_joined_at_a_corner_are_cloth_though_turned_along_the_diagonal():
+    from vision.dice_cloth import is_cloth_square as _cloth_square
+    from vision.dice_faces import GREEN, RED
+    from vision.dice_segment import table_model
+
+    cloth = np.zeros((40, 40, 3), np.uint8)
+    cloth[:] = (232, 235, 235)
+    cloth[:20, :20] = cloth[20:, 20:] = ds.RED
+    model = table_model(cv2.cvtColor(cloth, cv2.COLOR_BGR2YCrCb))
+    diagonal = np.array([[100, 70], [130, 100], [100, 130], [70, 100]], np.float32)
+    # the outline of two squares meeting at a corner: only half of it is their colour
+    pair = dict(cls=RED, box=diagonal, agree=0.5, bgr=tuple(float(c) for c in ds.RED))
+    assert _cloth_square(_face(**pair), 0.0, DiceParams(), model, 30.0)
+    assert not _cloth_square(_face(**dict(pair, agree=0.9)), 0.0, DiceParams(), model, 30.0)
+    green = dict(pair, cls=GREEN, bgr=tuple(float(c) for c in ds.GREEN))
+    assert not _cloth_square(_face(**green), 0.0, DiceParams(), model, 30.0)
+    assert not _cloth_square(_face(**pair), 20.0, DiceParams(), model, 30.0)  # a die's turn

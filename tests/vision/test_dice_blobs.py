@@ -122,3 +122,43 @@ def test_dice_of_the_tables_colour_found_by_their_pips_take_their_body_colour():
     ds.die(frame, (320, 380), 36, ds.WHITE, pips=3, angle=5, shadow=False,
            pip_colour=(30, 30, 30))
     assert read_dice(frame).counts() == (0, 0, 2, 1)
+
+
+def test_a_plain_square_is_a_blob_die_only_when_told_it_is_one():
+    frame = ds.table()
+    ds.die(frame, (200, 200), 36, ds.GREEN, angle=20, pips=0, shadow=False)
+    mask = _mask_of(frame)
+    assert square_blobs(mask, frame, 36.0, []) == []  # plain: a token, a cloth square
+    seen = []
+
+    def plain_die(box, hsv, origin):
+        seen.append(origin)
+        return True
+
+    blobs = square_blobs(mask, frame, 36.0, [], plain_die=plain_die)
+    assert len(blobs) == 1 and len(seen) == 1
+    assert np.hypot(blobs[0][1][0] - 200, blobs[0][1][1] - 200) < 4
+
+
+def _plain_case(rim: str) -> bool:
+    from vision.dice import DiceParams
+    from vision.dice_blobs import is_plain_die
+
+    felt = (40, 140, 35)
+    frame = ds.table(colour=felt)
+    box = ds.square(np.array([200.0, 200.0]), 36, 20).astype(np.float32)
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    if rim != "none":  # the die's side faces and shadow: unlike the table, round its top
+        outer = ds.square(np.array([206.0, 206.0] if rim == "part" else [200.0, 200.0]),
+                          48, 20)
+        cv2.fillConvexPoly(mask, np.round(outer).astype(np.int32), 255)
+        cv2.fillConvexPoly(mask, np.round(box).astype(np.int32), 0)
+    x0, y0 = 170, 170
+    hsv = cv2.cvtColor(frame[y0:240, x0:240], cv2.COLOR_BGR2HSV)
+    return is_plain_die(box, hsv, (x0, y0), mask, DiceParams())
+
+
+def test_a_plain_square_of_the_felts_green_with_its_sides_along_part_of_its_rim_is_a_die():
+    assert _plain_case("part")
+    assert not _plain_case("none")  # a square of the cloth, nothing of a die around it
+    assert not _plain_case("all")  # a patch of felt closed in between dice

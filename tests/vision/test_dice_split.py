@@ -80,6 +80,23 @@ def test_touching_dice_in_one_blob_are_found_by_their_peaks():
     assert len(pile_dice(_mask_of(frame), frame, 36.0, [(200.0, 200.0)])) == 1
 
 
+def test_a_peak_of_the_table_s_own_colour_is_no_die_of_a_pile():
+    frame = ds.table()
+    for x, y, angle in ((200, 200, 10), (238, 222, 35)):
+        ds.die(frame, (x, y), 36, ds.BLACK, pips=5, angle=angle, shadow=False)
+    mask = _mask_of(frame)
+    table = np.array(ds.table()[0, 0], np.float64)
+
+    def black_is_table(bgr, centre):
+        return bool(np.abs(np.array(bgr) - table).max() < 30)
+
+    def black_is_the_table(bgr, centre):  # a black table: the "pile" is table
+        return max(bgr) < 90
+
+    assert len(pile_dice(mask, frame, 36.0, [], is_table=black_is_table)) == 2
+    assert pile_dice(mask, frame, 36.0, [], is_table=black_is_the_table) == []
+
+
 def test_pencils_cards_and_plain_blobs_are_not_piles():
     frame = ds.table()
     cv2.line(frame, (50, 100), (400, 130), (30, 30, 30), 30)  # a long dark bar

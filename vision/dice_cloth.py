@@ -1,0 +1,61 @@
+"""Squares of a checkered cloth: which face candidates are the cloth, not dice.
+
+A checkered cloth's squares are square, crisp and often die-sized, but they all lie at
+the grid's turn (``dice_segment.grid_turn``) and wear the cloth's colours, where dice land
+at random turns. Split out of ``vision.dice``; ``params`` is its ``DiceParams``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+import cv2
+
+from vision import dice_faces as faces_
+from vision import dice_pick as pick
+from vision.dice_segment import is_table_colour, model_bgr
+
+if TYPE_CHECKING:
+    from vision.dice import DiceParams
+
+
+def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
+                    model: tuple, side: float) -> bool:
+    """True for a square of a checkered cloth: turned like the cloth's grid (a die matches
+    the grid's turn only by chance) and near one of the table's colours (loosely, for the
+    frame's corners are darker); a light square with a coloured corner of the next square
+    inside looks like a marked face, but is not square, and its colour is not in its
+    middle as a light die's mark is. A crisp square of a die's size (``side``) whose
+    colour class none of the cloth's colours has is a die (a shaded yellow is near a
+    brown cloth in colour distance, not in hue). Two squares joined at a corner make one
+    run whose rectangle lies along their diagonal, 45 degrees from the grid, and is only
+    about half their colour (``agree``): cloth too."""
+    if grid is None:
+        return False
+    if abs((pick.turn(face) - grid) % 90 - 45) <= 5 and face.agree < 0.6 and (
+            face.mark == faces_.NONE and face.body == 0 and is_table_colour(
+                face.bgr, threshold=1.6 * params.fg_threshold, model=model)):
+        return True  # two squares joined at a corner: their outline lies along the diagonal
+    if abs((pick.turn(face) - grid + 45) % 90 - 45) > 5:
+        return False
+    if (face.cls in faces_.CLASS_NAMES and face.area >= 0.5 * side * side
+            and pick.is_crisp_square(face) and face.cls not in table_classes(model, params)):
+        return False  # a crisp, die-sized square of a colour the cloth does not have
+    if face.body > 0:  # a coloured square ringed by light ones looks like a die's mark
+        return is_table_colour(face.bgr, threshold=params.fg_threshold, model=model)
+    if face.mark != faces_.NONE:
+        centred = face.cls == faces_.LIGHT and face.mark_off <= 0.15  # a light die's mark
+        return face.corners > 1.8 and not centred and is_table_colour(
+            face.bgr, threshold=params.fg_threshold, model=model)
+    return is_table_colour(face.bgr, threshold=1.6 * params.fg_threshold, model=model)
+
+
+def table_classes(model: tuple, params: DiceParams) -> set[int]:
+    """The colour classes (``dice_faces``) of the table's dominant colours."""
+    bgr = np.repeat(model_bgr(model)[:, None], 8, axis=1)  # (a tiny array is a scalar)
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    return set(faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
+                                light_value=params.light_value,
+                                min_value=params.min_value).ravel().tolist())
