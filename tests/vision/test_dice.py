@@ -9,6 +9,8 @@ import cv2
 
 from tests.vision import dice_support as ds
 from vision.dice import DiceParams, read_dice
+from vision.dice_cloth import is_cloth_square
+from vision.dice_segment import table_model
 from vision.results import DiceReading, Die
 
 
@@ -255,37 +257,35 @@ def test_a_light_die_turned_like_a_checkered_cloth_is_still_a_die():
     assert read_dice(frame).counts() == (0, 0, 1, 0)
 
 
-def test_a_cloth_square_ringed_by_light_squares_is_no_mark():
-    from vision.dice_cloth import is_cloth_square as _cloth_square
-    from vision.dice_faces import GREEN, RED
-    from vision.dice_segment import table_model
-
+def _checker_model(light: tuple, dark: tuple) -> tuple:
+    """The table model of a checkered cloth of two colours (BGR)."""
     cloth = np.zeros((40, 40, 3), np.uint8)
-    cloth[:] = (232, 235, 235)
-    cloth[:20, :20] = cloth[20:, 20:] = ds.RED
-    model = table_model(cv2.cvtColor(cloth, cv2.COLOR_BGR2YCrCb))
+    cloth[:] = light
+    cloth[:20, :20] = cloth[20:, 20:] = dark
+    return table_model(cv2.cvtColor(cloth, cv2.COLOR_BGR2YCrCb))
+
+
+def test_a_cloth_square_ringed_by_light_squares_is_no_mark():
+    from vision.dice_faces import GREEN, RED
+
+    model = _checker_model((232, 235, 235), ds.RED)
     square = dict(cls=RED, bgr=tuple(float(c) for c in ds.RED), body=40.0, body_value=230.0)
-    assert _cloth_square(_face(**square), 0.0, DiceParams(), model, 30.0)  # turned like it
-    assert not _cloth_square(_face(**square), 30.0, DiceParams(), model, 30.0)
+    assert is_cloth_square(_face(**square), 0.0, DiceParams(), model, 30.0)  # turned like it
+    assert not is_cloth_square(_face(**square), 30.0, DiceParams(), model, 30.0)
     green = dict(square, cls=GREEN, bgr=tuple(float(c) for c in ds.GREEN))
-    assert not _cloth_square(_face(**green), 0.0, DiceParams(), model, 30.0)  # not its colour
+    assert not is_cloth_square(_face(**green), 0.0, DiceParams(), model, 30.0)  # not its colour
 
 
-def test_a_crisp_die_sized_square_of_a_colour_the_cloth_lacks_is_no_cloth_square():
-    from vision.dice_cloth import is_cloth_square as _cloth_square
+def test_a_crisp_die_sized_square_of_a_colour_the_cloth_lacks_is_nois_cloth_square():
     from vision.dice_faces import HUE, YELLOW
-    from vision.dice_segment import table_model
 
-    cloth = np.zeros((40, 40, 3), np.uint8)  # a brown and grey check
-    cloth[:] = (90, 90, 95)
-    cloth[:20, :20] = cloth[20:, 20:] = (30, 50, 90)
-    model = table_model(cv2.cvtColor(cloth, cv2.COLOR_BGR2YCrCb))
+    model = _checker_model((90, 90, 95), (30, 50, 90))  # a brown and grey check
     # a face whose pixels are yellow, its mean colour (shaded) near the brown
     shaded_yellow = _face(cls=YELLOW, bgr=(30.0, 55.0, 88.0))
-    assert not _cloth_square(shaded_yellow, 0.0, DiceParams(), model, 30.0)
-    assert _cloth_square(shaded_yellow, 0.0, DiceParams(), model, 60.0)  # far under a die
+    assert not is_cloth_square(shaded_yellow, 0.0, DiceParams(), model, 30.0)
+    assert is_cloth_square(shaded_yellow, 0.0, DiceParams(), model, 60.0)  # far under a die
     brown = _face(cls=HUE, bgr=(30.0, 50.0, 90.0))
-    assert _cloth_square(brown, 0.0, DiceParams(), model, 30.0)
+    assert is_cloth_square(brown, 0.0, DiceParams(), model, 30.0)
 
 
 def test_a_die_in_a_hard_shadow_keeps_its_colour():
@@ -301,19 +301,14 @@ def test_a_die_in_a_hard_shadow_keeps_its_colour():
 
 
 def test_two_cloth_squares_joined_at_a_corner_are_cloth_though_turned_along_the_diagonal():
-    from vision.dice_cloth import is_cloth_square as _cloth_square
     from vision.dice_faces import GREEN, RED
-    from vision.dice_segment import table_model
 
-    cloth = np.zeros((40, 40, 3), np.uint8)
-    cloth[:] = (232, 235, 235)
-    cloth[:20, :20] = cloth[20:, 20:] = ds.RED
-    model = table_model(cv2.cvtColor(cloth, cv2.COLOR_BGR2YCrCb))
+    model = _checker_model((232, 235, 235), ds.RED)
     diagonal = np.array([[100, 70], [130, 100], [100, 130], [70, 100]], np.float32)
     # the outline of two squares meeting at a corner: only half of it is their colour
     pair = dict(cls=RED, box=diagonal, agree=0.5, bgr=tuple(float(c) for c in ds.RED))
-    assert _cloth_square(_face(**pair), 0.0, DiceParams(), model, 30.0)
-    assert not _cloth_square(_face(**dict(pair, agree=0.9)), 0.0, DiceParams(), model, 30.0)
+    assert is_cloth_square(_face(**pair), 0.0, DiceParams(), model, 30.0)
+    assert not is_cloth_square(_face(**dict(pair, agree=0.9)), 0.0, DiceParams(), model, 30.0)
     green = dict(pair, cls=GREEN, bgr=tuple(float(c) for c in ds.GREEN))
-    assert not _cloth_square(_face(**green), 0.0, DiceParams(), model, 30.0)
-    assert not _cloth_square(_face(**pair), 20.0, DiceParams(), model, 30.0)  # a die's turn
+    assert not is_cloth_square(_face(**green), 0.0, DiceParams(), model, 30.0)
+    assert not is_cloth_square(_face(**pair), 20.0, DiceParams(), model, 30.0)  # a die's turn
