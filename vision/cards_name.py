@@ -14,8 +14,8 @@ import numpy as np
 
 from vision.cards_batch import robust_many
 from vision.cards_match import (DUEL_CONTRAST, DUEL_LEVEL, FINE_BLUR, FINE_SCALE, Bank, Match,
-                                MatchParams, align, duel_contrast, features, fine_distance, fine_duel,
-                                warp_to_ref)
+                                MatchParams, align, duel_contrast, features, fine_distance,
+                                fine_duel, warp_to_ref)
 
 
 def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
@@ -42,16 +42,19 @@ def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
     if not picks:
         return None
     # the best face's look-alikes in the deck always duel it, however far the card's
-    # coarse distance puts them (a taught face photographed a little askew); they are
-    # turned the way the best face is (the shortlist lists it first)
+    # coarse distance puts them (a taught face photographed a little askew); every face
+    # is laid over the card the way it lines up with the best face (the shortlist lists
+    # it first), which is not the way the best face is stored when a folder holds a face
+    # taught upside down
     best_ref = next(iter(picks.values()))
     kin, turned = _kin(bank, params.max_distance), _turned(bank)
-    # a look-alike stored the other way up (a face taught upside down) is laid over the
-    # card the way it lines up with the best face, not the way the best face is stored
-    picks = {cid: i % n + (n if (best_ref >= n) != turned[best_ref % n, i % n] else 0)
-             for cid, i in picks.items()}
+
+    def way(j: int) -> int:
+        return j + (n if (best_ref >= n) != turned[best_ref % n, j] else 0)
+
+    picks = {cid: way(i % n) for cid, i in picks.items()}
     for j in kin[best_ref % n]:
-        picks.setdefault(bank.ids[j], j + (n if (best_ref >= n) != turned[best_ref % n, j] else 0))
+        picks.setdefault(bank.ids[j], way(j))
     aligned, masks, dist = _fine_fits(picks, light, fine_card, valid, bank, params)
     ranked = sorted(dist, key=dist.__getitem__)
     best = ranked[0]
