@@ -42,6 +42,10 @@ class KeyParams:
         Most keypoints taken from a frame (the strongest).
     checks : int
         Leaves the approximate nearest-neighbour search visits per frame keypoint.
+    min_spread, min_share : float
+        Agreeing matches bunched on less than ``min_spread`` of the face's area (their
+        convex hull) must also be at least ``min_share`` of the face's matches: a small
+        consensus among chance matches places no card, it only guesses one.
     max_distance, max_fine_distance : float
         Looser naming gates (``MatchParams``) for an outline the face's own keypoints
         vouch for: the name must still be that face, and win any look-alike duel.
@@ -55,6 +59,8 @@ class KeyParams:
     max_cards: int = 2
     max_keys: int = 1000
     checks: int = 32
+    min_spread: float = 0.03
+    min_share: float = 0.5
     max_distance: float = 0.8
     max_fine_distance: float = 0.6
 
@@ -263,7 +269,8 @@ def _fit(src: np.ndarray, dst: np.ndarray, corners: np.ndarray, params: KeyParam
     turn, scale), which a card seen from above nearly is, is fitted instead.
     """
     hom, mask = cv2.findHomography(src, dst, cv2.RANSAC, params.reprojection)
-    if hom is not None and mask is not None and mask.sum() >= params.min_inliers:
+    if (hom is not None and mask is not None and mask.sum() >= params.min_inliers
+            and _sound(src, mask.ravel() > 0, corners, params)):
         quad = cv2.perspectiveTransform(corners[None], hom)[0]
         if _plausible(quad):
             return quad.astype(np.float32), mask.ravel() > 0
@@ -275,9 +282,20 @@ def _fit(src: np.ndarray, dst: np.ndarray, corners: np.ndarray, params: KeyParam
     if inliers.sum() < params.min_inliers:
         return None, inliers
     quad = cv2.transform(corners[None], sim)[0]
-    if not _plausible(quad):
+    if not _plausible(quad) or not _sound(src, inliers, corners, params):
         return None, inliers
     return quad.astype(np.float32), inliers
+
+
+def _sound(src: np.ndarray, inliers: np.ndarray, corners: np.ndarray, params: KeyParams
+           ) -> bool:
+    """Whether agreeing matches (face points ``src[inliers]``) vouch for an outline: spread
+    over the face, or bunched (a strip of a hidden card) but most of the face's matches."""
+    if inliers.sum() >= params.min_share * len(src):
+        return True
+    pts = src[inliers].astype(np.float32).reshape(-1, 1, 2)
+    area = cv2.contourArea(cv2.convexHull(pts)) if len(pts) >= 3 else 0.0
+    return float(area) >= params.min_spread * float(cv2.contourArea(corners))
 
 
 def _plausible(quad: np.ndarray) -> bool:

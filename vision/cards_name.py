@@ -13,9 +13,9 @@ import cv2
 import numpy as np
 
 from vision.cards_batch import robust_many
-from vision.cards_match import (DUEL_CONTRAST, FINE_BLUR, FINE_SCALE, Bank, Match, MatchParams,
-                                align, duel_contrast, features, fine_distance, fine_duel,
-                                warp_to_ref)
+from vision.cards_match import (DUEL_CONTRAST, DUEL_LEVEL, FINE_BLUR, FINE_SCALE, Bank, Match,
+                                MatchParams, align, duel_contrast, features, fine_distance,
+                                fine_duel, warp_to_ref)
 
 
 def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
@@ -42,11 +42,19 @@ def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
     if not picks:
         return None
     # the best face's look-alikes in the deck always duel it, however far the card's
-    # coarse distance puts them (a taught face photographed a little askew); they are
-    # turned the way the best face is (the shortlist lists it first)
+    # coarse distance puts them (a taught face photographed a little askew); every face
+    # is laid over the card the way it lines up with the best face (the shortlist lists
+    # it first), which is not the way the best face is stored when a folder holds a face
+    # taught upside down
     best_ref = next(iter(picks.values()))
-    for j in _kin(bank, params.max_distance)[best_ref % n]:
-        picks.setdefault(bank.ids[j], j + (n if best_ref >= n else 0))
+    kin, turned = _kin(bank, params.max_distance), _turned(bank)
+
+    def way(j: int) -> int:
+        return j + (n if (best_ref >= n) != turned[best_ref % n, j] else 0)
+
+    picks = {cid: way(i % n) for cid, i in picks.items()}
+    for j in kin[best_ref % n]:
+        picks.setdefault(bank.ids[j], way(j))
     aligned, masks, dist = _fine_fits(picks, light, fine_card, valid, bank, params)
     ranked = sorted(dist, key=dist.__getitem__)
     best = ranked[0]
@@ -56,10 +64,13 @@ def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
     margin, support = 1.0, 1.0
     # the look-alike duel decides between faces that the whole-card distance cannot
     close = [o for o in ranked[1:] if dist[o] - dist[best] < params.close_distance]
-    duels = {o: _duel(aligned, masks, best, o, params.min_margin) for o in close}
+    duels = {o: _duel(aligned, masks, best, o, params.min_margin, _misfit(bank, picks[best],
+                                                                         picks[o]))
+             for o in close}
     if duels and min(m for m, _ in duels.values()) <= -params.min_margin:
         rival, best = best, min(duels, key=lambda o: duels[o][0])
-        duels = {o: _duel(aligned, masks, best, o, params.min_margin)
+        duels = {o: _duel(aligned, masks, best, o, params.min_margin,
+                          _misfit(bank, picks[best], picks[o]))
                  for o in close + [rival] if o != best}
     if duels:
         margin = min(m for m, _ in duels.values())
@@ -111,12 +122,13 @@ def _fine_fits(picks: dict[str, int], light: np.ndarray, fine_card: np.ndarray,
     return aligned, masks, dist
 
 
-def _duel(aligned: dict, masks: dict, a: str, b: str, min_margin: float
-          ) -> tuple[float, float]:
+def _duel(aligned: dict, masks: dict, a: str, b: str, min_margin: float,
+          misfit: float = 0.0) -> tuple[float, float]:
     """(margin of face ``a`` over ``b``, how well ``a`` explains the telling patch).
 
     The margin is the difference of the two correlations, raised to ``min_margin`` (or
-    lowered to its opposite) when the telling pixels' contrast clearly agrees with it.
+    lowered to its opposite) when the telling pixels' contrast clearly agrees with it and
+    then divided by how much of the two references' difference is misfit (:func:`_misfit`).
     """
     qa, ra = aligned[a]
     qb, rb = aligned[b]
@@ -127,23 +139,91 @@ def _duel(aligned: dict, masks: dict, a: str, b: str, min_margin: float
         t = (duel_contrast(qa, seen, ra, rb) + duel_contrast(qb, seen, ra, rb)) / 2
         if t * margin > 0 and abs(t) >= DUEL_CONTRAST:
             margin = float(np.sign(margin)) * min_margin
-    return margin, c_a
+    return margin / max(1.0, misfit / DUEL_ASKEW), c_a
+
+
+DUEL_ASKEW = 0.05  # share of the card two references differ on only by lying askew, forgiven
+_MISFIT: dict[int, tuple[Bank, dict[tuple[int, int], float]]] = {}
+
+
+def _misfit(bank: Bank, i: int, j: int) -> float:
+    """Share of the card where references ``i`` and ``j`` differ only by lying askew.
+
+    Look-alikes differ on a title word, a numeral, an icon or a suit's pips. Two faces
+    photographed askew of each other (a deck taught with the camera) also differ along
+    every edge of their shared layout; the misfit is the part of their difference (in
+    lightness, which the duel judges) that goes away once one reference is laid onto the
+    other (an affine fit). Computed once per pair of references (indices into the bank,
+    0 or 180 degrees).
+    """
+    hit = _MISFIT.get(id(bank))
+    if hit is None or hit[0] is not bank:
+        if len(_MISFIT) > 8:
+            _MISFIT.clear()
+        hit = _MISFIT[id(bank)] = (bank, {})
+    key = (min(i, j), max(i, j))
+    if key not in hit[1]:
+        n = len(bank.ids)
+        a, b = (bank.fine[k % n, :, :, :1] for k in key)
+        a, b = (a[::-1, ::-1] if key[0] >= n else a), (b[::-1, ::-1] if key[1] >= n else b)
+        hit[1][key] = max(0.0, _spread(a, b) - _spread(a, _laid_onto(a, b)))
+    return hit[1][key]
+
+
+def _laid_onto(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Fine lightness ``b`` (h, w, 1) warped onto ``a`` by an affine fit."""
+    eye = np.eye(2, 3, dtype=np.float32)
+    try:
+        _, warp = cv2.findTransformECC(np.ascontiguousarray(a[:, :, 0]),
+                                       np.ascontiguousarray(b[:, :, 0]), eye,
+                                       cv2.MOTION_AFFINE, (cv2.TERM_CRITERIA_EPS
+                                                           | cv2.TERM_CRITERIA_COUNT, 30, 1e-4),
+                                       None, 5)
+    except cv2.error:
+        return b
+    return cv2.warpAffine(b, warp, (b.shape[1], b.shape[0]),
+                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)[:, :, None]
+
+
+def _spread(ref_a: np.ndarray, ref_b: np.ndarray) -> float:
+    """Share of the card where two fine features differ (as :func:`fine_duel` marks it)."""
+    whole = ((ref_a - ref_b) ** 2).sum(-1)
+    peak = float(whole.max())
+    return float(np.count_nonzero(whole > DUEL_LEVEL * peak)) / whole.size if peak > 1e-6 else 0.0
 
 
 KIN = 2  # look-alikes of a face (its nearest faces in the deck) that always duel it
-_KIN: dict[int, tuple[Bank, list[list[int]]]] = {}
+TURN_GAP = 0.2  # coarse distance by which a face must line up better turned to count as turned
+_KIN: dict[tuple[int, float], tuple[Bank, list[list[int]], np.ndarray]] = {}
 
 
 def _kin(bank: Bank, within: float) -> list[list[int]]:
     """Per reference, the references of other faces nearest to it (at most ``KIN``, each
-    within ``within`` coarse distance), computed once per bank."""
-    hit = _KIN.get(id(bank))
+    within ``within`` coarse distance, either way up), computed once per bank."""
+    return _pairs(bank, within)[0]
+
+
+def _turned(bank: Bank) -> np.ndarray:
+    """(N, N) bool: True where reference j lines up with reference i clearly better once
+    turned 180 degrees, within the coarse gate (a folder may hold faces either way up)."""
+    return _pairs(bank, MatchParams.max_distance)[1]
+
+
+def _pairs(bank: Bank, within: float) -> tuple[list[list[int]], np.ndarray]:
+    hit = _KIN.get((id(bank), within))
     if hit is not None and hit[0] is bank:
-        return hit[1]
+        return hit[1], hit[2]
     n = len(bank.ids)
     refs = bank.coarse[:n]
-    dist = robust_many(refs, np.ones(refs.shape[:2], bool), bank.coarse[:n],
-                       bank.coarse_sq[:n], keep=MatchParams.keep_cells)
+    seen = np.ones(refs.shape[:2], bool)
+    upright = robust_many(refs, seen, bank.coarse[:n], bank.coarse_sq[:n],
+                          keep=MatchParams.keep_cells)
+    turned = robust_many(refs, seen, bank.coarse[n:], bank.coarse_sq[n:],
+                         keep=MatchParams.keep_cells)
+    # only a clear preference counts: a point-symmetric face (a playing card) lines up
+    # about as well either way, and its stored turn stays the best face's
+    flip = (turned + TURN_GAP < upright) & (turned <= within)
+    dist = np.minimum(upright, turned)
     kin = []
     for i in range(n):
         order = [int(j) for j in np.argsort(dist[i]) if bank.ids[j] != bank.ids[i]
@@ -151,5 +231,5 @@ def _kin(bank: Bank, within: float) -> list[list[int]]:
         kin.append(order[:KIN])
     if len(_KIN) > 8:
         _KIN.clear()
-    _KIN[id(bank)] = (bank, kin)
-    return kin
+    _KIN[(id(bank), within)] = (bank, kin, flip)
+    return kin, flip

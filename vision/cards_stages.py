@@ -10,7 +10,7 @@ restricts every comparison to what is seen of a card beneath.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -194,18 +194,26 @@ def name_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams,
     found: list[tuple[CardSighting, Evidence]] = []
     tried: list[np.ndarray] = []
     named: list[np.ndarray] = []
-    doubted: list[np.ndarray] = []
+    # outlines left unsure, and the face their duels leaned to (None: to no face clearly)
+    doubted: list[tuple[np.ndarray, str | None]] = []
     for c in sorted(stages, key=lambda c: float(c[0].min())):
         # an outline much like one already tried, or named, is the same card; one left
         # unsure gets a second try from a slightly different outline (a better fit may
         # settle the look-alike duel)
         if any(iou_quads(c[1], t) > 0.8 for t in tried) or any(
                 iou_quads(c[1], t) > 0.5 for t in named) or sum(
-                iou_quads(c[1], t) > 0.8 for t in doubted) >= UNSURE_TRIES:
+                iou_quads(c[1], t) > 0.8 for t, _ in doubted) >= UNSURE_TRIES:
             continue
         result = fine_stage(frame, c, deck, params.match, usable=usable)
+        if result is not None and result[0].card_id is not None and any(
+                iou_quads(c[1], t) > 0.8 and g not in (None, result[0].card_id)
+                for t, g in doubted):
+            # the same place was a close call leaning to another face: the two outlines
+            # disagree on the look-alike, so it stays unsure
+            result = (replace(result[0], card_id=None,
+                              confidence=min(result[0].confidence, 0.49)), result[1])
         if result is not None and result[0].card_id is None:
-            doubted.append(c[1])
+            doubted.append((c[1], result[0].best_guess if result[1].margin > 0 else None))
         else:
             tried.append(c[1])
         if result is not None:

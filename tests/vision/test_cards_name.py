@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
+
 from tests.vision import cards_support as cs
 from vision.cards_match import MatchParams
-from vision.cards_name import _kin
+from vision.cards_name import DUEL_ASKEW, _kin, _misfit, _turned
+from vision.cards_stages import coarse_all, fine_stage
+from vision.deck import Deck, build_deck
 
 
 def test_each_face_knows_its_look_alikes_in_the_deck():
@@ -16,3 +21,44 @@ def test_each_face_knows_its_look_alikes_in_the_deck():
         assert b in near[a] and a in near[b], (a, near[a], b, near[b])
     assert near["hero-fox"] == set()  # nothing in the deck looks like it
     assert all(len(k) <= 2 and cid not in k for cid, k in near.items())
+
+
+def _deck_with(changed: dict) -> Deck:
+    """The synthetic deck with some faces replaced (id -> new face image)."""
+    return build_deck(sorted({**cs.faces(), **changed}.items()))
+
+
+def _askew(face: np.ndarray, degrees: float, shift: float) -> np.ndarray:
+    """A face photographed a little askew: turned and shifted, the table showing at a rim."""
+    h, w = face.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    m[:, 2] += shift * h
+    return cv2.warpAffine(face, m, (w, h), borderValue=(60, 90, 130))
+
+
+def test_a_look_alike_stored_upside_down_still_duels_the_card():
+    # a folder may hold one face the other way up (taught with the card turned)
+    deck = _deck_with({"act-drop": np.ascontiguousarray(cs.faces()["act-drop"][::-1, ::-1])})
+    draw, drop = deck.ids.index("act-draw"), deck.ids.index("act-drop")
+    assert _turned(deck.bank)[draw, drop] and _turned(deck.bank)[drop, draw]
+    assert drop in _kin(deck.bank, MatchParams.max_distance)[draw]
+    assert not _turned(cs.deck().bank).any()  # a deck stored one way up: nothing turned
+    corners = cs.card_corners((480, 360), 420, 8)
+    frame = cs.place(cs.table(seed=3), cs.faces()["act-draw"], corners)
+    sighting, evidence = fine_stage(frame, coarse_all(frame, [corners], deck)[0], deck,
+                                    MatchParams())
+    assert sighting.card_id == "act-draw"
+    # the duel was fought against DROP laid the way it lines up with DRAW
+    assert sighting.runner_up == "act-drop" and evidence.margin < 1.0
+
+
+def test_references_lying_askew_of_each_other_count_as_misfit():
+    clean = cs.deck()
+    ids = clean.ids
+    pairs = [("act-draw", "act-drop"), ("act-fire", "act-five"), ("num-1", "num-2")]
+    for a, b in pairs:
+        assert _misfit(clean.bank, ids.index(a), ids.index(b)) < 0.01, (a, b)
+    askew = _deck_with({"act-drop": _askew(cs.faces()["act-drop"], 3.0, 0.02)})
+    i, j = askew.ids.index("act-draw"), askew.ids.index("act-drop")
+    assert _misfit(askew.bank, i, j) > DUEL_ASKEW
+    assert _misfit(askew.bank, i, j) == _misfit(askew.bank, j, i)

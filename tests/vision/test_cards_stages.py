@@ -57,3 +57,34 @@ def test_an_outline_like_one_that_named_nothing_is_not_tried_again(monkeypatch):
     assert stages.name_stages(np.zeros((600, 800, 3), np.uint8), _outlines(3), cs.deck(),
                               CardParams()) == []
     assert len(tried) == 1
+
+
+def _fake_lean(answers: list[tuple[str | None, str, float]]):
+    """A fine stage answering (card_id, best guess, duel margin) in turn."""
+    calls: list[int] = []
+
+    def fine(frame, coarse, deck, params, *, usable=None):
+        cid, guess, margin = answers[len(calls)]
+        calls.append(1)
+        corners = tuple((float(x), float(y)) for x, y in coarse[1])
+        return (CardSighting(card_id=cid, best_guess=guess, confidence=0.9 if cid else 0.4,
+                             runner_up=None, distance=0.3, corners=corners),
+                stages.Evidence(margin=margin, support=0.9))
+    return fine
+
+
+def test_a_second_try_that_names_the_other_look_alike_stays_unsure(monkeypatch):
+    frame = np.zeros((600, 800, 3), np.uint8)
+    # the first outline's duel leaned to BANK (too little to name it); the second names
+    # BARK: the two outlines of one card disagree, so the card is unsure
+    monkeypatch.setattr(stages, "fine_stage", _fake_lean([(None, "act-bank", 0.02),
+                                                          ("act-bark", "act-bark", 0.05)]))
+    found = stages.name_stages(frame, _outlines(2), cs.deck(), CardParams())
+    assert [s.card_id for s, _ in found] == [None, None]
+    assert found[1][0].best_guess == "act-bark" and found[1][0].confidence < 0.5
+    # a first duel that leaned to no face (its best guess lost on the telling patch) does
+    # not stand against a second try that names a card
+    monkeypatch.setattr(stages, "fine_stage", _fake_lean([(None, "act-bank", -0.02),
+                                                          ("act-bark", "act-bark", 0.05)]))
+    found = stages.name_stages(frame, _outlines(2), cs.deck(), CardParams())
+    assert [s.card_id for s, _ in found] == [None, "act-bark"]
