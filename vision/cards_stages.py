@@ -134,11 +134,12 @@ def assignments(quad: np.ndarray) -> list[np.ndarray]:
 
 
 def coarse_all(frame: np.ndarray, quads: list[np.ndarray], deck: Deck, *,
-               usable: np.ndarray | None = None
+               usable: np.ndarray | None = None, halved: np.ndarray | None = None
                ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Rectify each quad small (both ways round if unclear) and rank every face coarsely.
 
     Returns, per quad, the coarse distances, the corner order used and the small card.
+    ``halved`` is the frame already halved (:func:`halve`), when at hand.
     """
     bank = deck.bank
     h, w = bank.size
@@ -149,7 +150,7 @@ def coarse_all(frame: np.ndarray, quads: list[np.ndarray], deck: Deck, *,
     half = max(frame.shape[:2]) >= HALVE_ABOVE
     src, src_usable, k_up = frame, usable, 2
     if half:
-        src = cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        src = halve(frame) if halved is None else halved
         src_usable = None if usable is None else usable[::2, ::2]
         k_up = 1
     owner, orders, cards, valids = [], [], [], []
@@ -167,6 +168,13 @@ def coarse_all(frame: np.ndarray, quads: list[np.ndarray], deck: Deck, *,
         if k not in best or dist[j].min() < dist[best[k]].min():
             best[k] = j
     return [(dist[j], orders[j], cards[j]) for _, j in sorted(best.items())]
+
+
+def halve(frame: np.ndarray) -> np.ndarray | None:
+    """The frame at half size, as :func:`coarse_all` ranks a large one; None if small."""
+    if max(frame.shape[:2]) < HALVE_ABOVE:
+        return None
+    return cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
 
 
 def fine_stage(frame: np.ndarray, coarse: tuple[np.ndarray, np.ndarray, np.ndarray],
@@ -188,16 +196,30 @@ def fine_stage(frame: np.ndarray, coarse: tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 def name_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams, *,
-                usable: np.ndarray | None = None) -> list[tuple[CardSighting, Evidence]]:
-    """Run the fine stage on the outlines, closest first, skipping repeats of one card."""
+                usable: np.ndarray | None = None, snap: bool = False,
+                halved: np.ndarray | None = None) -> list[tuple[CardSighting, Evidence]]:
+    """Run the fine stage on the outlines, closest first, skipping repeats of one card.
+
+    With ``snap``, only the ``params.snap_best`` closest are tried, each snapped onto the
+    image's edges just before (kept snapped when that ranks closer): an outline skipped
+    as a repeat is never snapped.
+    """
     found: list[tuple[CardSighting, Evidence]] = []
     tried: list[np.ndarray] = []
     named: list[np.ndarray] = []
-    for c in sorted(stages, key=lambda c: float(c[0].min())):
+    stages = sorted(stages, key=lambda c: float(c[0].min()))
+    if snap:
+        stages = stages[:params.snap_best]
+        gx, gy, scale = _edges(frame, params.find.work_side, halved)
+    for c in stages:
         # an outline much like one already tried, or named, is the same card
         if any(iou_quads(c[1], t) > 0.8 for t in tried) or any(
                 iou_quads(c[1], t) > 0.5 for t in named):
             continue
+        if snap:
+            s = coarse_all(frame, [snap_quad(c[1] * scale, gx, gy) / scale], deck,
+                           halved=halved)[0]
+            c = s if s[0].min() < c[0].min() else c
         result = fine_stage(frame, c, deck, params.match, usable=usable)
         tried.append(c[1])
         if result is not None:
@@ -221,6 +243,19 @@ def snap_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams)
         out.append(snap_quad(c[1] * scale, gx, gy) / scale)
     snapped = coarse_all(frame, out, deck)
     return [s if s[0].min() < c[0].min() else c for s, c in zip(snapped, stages)]
+
+
+def _edges(frame: np.ndarray, work_side: int, halved: np.ndarray | None = None
+           ) -> tuple[np.ndarray, np.ndarray, float]:
+    """Gradients (gx, gy) of the frame at the work size (``halved`` when it is that size),
+    and the work pixels per frame pixel."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, work_side / max(h, w))
+    size = (round(w * scale), round(h * scale))
+    small = (halved if halved is not None and halved.shape[1::-1] == size
+             else cv2.resize(frame, size, interpolation=cv2.INTER_AREA))
+    gx, gy = edge_gradient(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+    return gx, gy, scale
 
 
 def iou(a: tuple[tuple[float, float], ...], b: tuple[tuple[float, float], ...]) -> float:
