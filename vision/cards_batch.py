@@ -32,17 +32,18 @@ def features_many(cards: np.ndarray, blur: float = BLUR) -> np.ndarray:
     k = int(round(2.5 * sigma)) | 1  # a box of this size stands in for the Gaussian
     s = h * blur
     pad = k // 2 + 1
+    # converted first, then padded (the same pixels: the conversion is per pixel)
+    lab = cv2.cvtColor(cards.reshape(q * h, w, 3), cv2.COLOR_BGR2LAB).reshape(q, h, w, 3)
     tiles = np.stack([cv2.copyMakeBorder(c, pad, pad, pad, pad, cv2.BORDER_REFLECT_101)
-                      for c in cards])
+                      for c in lab[..., 0]])
     th, tw = h + 2 * pad, w + 2 * pad
-    lab = cv2.cvtColor(tiles.reshape(q * th, tw, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
-    light = lab[:, :, 0]
+    light = tiles.reshape(q * th, tw).astype(np.float32)
     centred = light - cv2.blur(light, (k, k))
     spread = np.sqrt(np.maximum(cv2.blur(centred * centred, (k, k)), 0))
     inner = (slice(None), slice(pad, pad + h), slice(pad, pad + w))
     centred = centred.reshape(q, th, tw)[inner]
     spread = spread.reshape(q, th, tw)[inner]
-    chroma = lab[:, :, 1:].reshape(q, th, tw, 2)[inner]
+    chroma = lab[..., 1:].astype(np.float32)
     # medians over every other pixel: the same statistic at a quarter of the cost
     floor = np.maximum(6.0, np.median(spread[:, ::2, ::2].reshape(q, -1), axis=1))
     white = np.median(chroma[:, ::2, ::2].reshape(q, -1, 2), axis=1)
