@@ -11,7 +11,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards_match import BLUR, CHROMA_DEADBAND, CHROMA_SCALE, RIM, Bank, cells_of
+from vision.cards_match import (BLUR, CELL_ROWS, CHROMA_DEADBAND, CHROMA_SCALE, RIM, Bank,
+                                cells_of)
 
 
 def features_many(cards: np.ndarray, blur: float = BLUR) -> np.ndarray:
@@ -75,10 +76,30 @@ def coarse_many(bank: Bank, cards: np.ndarray, valid: np.ndarray, *, keep: float
     dist : ndarray of shape (Q, 2 * N), float32; see ``cards_match.robust_distance``.
     """
     feats = features_many(cards)
-    q = np.stack([cells_of(f) for f in feats])  # (Q, C, D)
-    seen = np.stack([cells_of(v[:, :, None].astype(np.float32)).mean(-1) > 0.6
-                     for v in valid])  # (Q, C)
+    q = _cells_many(feats)  # (Q, C, D)
+    seen = _seen_cells(valid)  # (Q, C)
     return robust_many(q, seen, bank.coarse, bank.coarse_sq, keep=keep)
+
+
+def _cells_many(feats: np.ndarray) -> np.ndarray:
+    """``cells_of`` of each of Q feature images (Q, h, w, c) at once: (Q, C, D)."""
+    q, h, w, c = feats.shape
+    rows, cols = CELL_ROWS, max(2, round(CELL_ROWS * w / h))
+    ch, cw = h // rows, w // cols
+    return feats[:, :ch * rows, :cw * cols].reshape(q, rows, ch, cols, cw, c).transpose(
+        0, 1, 3, 2, 4, 5).reshape(q, rows * cols, ch * cw * c)
+
+
+def _seen_cells(valid: np.ndarray) -> np.ndarray:
+    """Per card and cell (as ``cells_of`` cuts them), whether more than 0.6 of it is valid.
+
+    valid : ndarray of shape (Q, h, w), bool -> ndarray of shape (Q, C), bool
+    """
+    q, h, w = valid.shape
+    rows, cols = CELL_ROWS, max(2, round(CELL_ROWS * w / h))
+    ch, cw = h // rows, w // cols
+    frac = valid[:, :ch * rows, :cw * cols].reshape(q, rows, ch, cols, cw).mean(axis=(2, 4))
+    return frac.reshape(q, rows * cols) > 0.6
 
 
 def robust_many(q: np.ndarray, seen: np.ndarray, ref: np.ndarray, ref_sq: np.ndarray, *,
