@@ -24,7 +24,7 @@ from vision.cards_keys import find_keypoint_quads
 from vision.cards_look import hidden_pass, vouched
 from vision.cards_match import MatchParams
 from vision.cards_stages import (CardParams, Evidence, check_frame, coarse_all, fine_stage, halve,
-                                 iou, name_stages, rectify, suppress)
+                                 iou, name_stages, rectify, snap_stages, suppress)
 from vision.deck import Deck
 from vision.results import CardReading, CardSighting
 
@@ -63,8 +63,9 @@ def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]
     quads = find_card_quads(frame, deck.aspect, params=params.find)
     halved = halve(frame)  # the coarse ranking's view of a large frame, made once
     first = coarse_all(frame, quads + [q for q, _ in keyed], deck, halved=halved)
-    found = suppress(name_stages(frame, [c for c in first if c[0].min() <= gate], deck, params,
-                                 snap=True, halved=halved), params.same_card_iou)
+    stages = snap_stages(frame, [c for c in first if c[0].min() <= gate], deck, params,
+                         halved=halved)
+    found = suppress(name_stages(frame, stages, deck, params), params.same_card_iou)
     hidden: list[tuple[CardSighting, Evidence]] = []
     for _ in range(params.hidden_rounds):  # a fan: each card lies under the next one
         more = vouched(frame, keyed, found + hidden, deck, params)

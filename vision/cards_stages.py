@@ -196,30 +196,16 @@ def fine_stage(frame: np.ndarray, coarse: tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 def name_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams, *,
-                usable: np.ndarray | None = None, snap: bool = False,
-                halved: np.ndarray | None = None) -> list[tuple[CardSighting, Evidence]]:
-    """Run the fine stage on the outlines, closest first, skipping repeats of one card.
-
-    With ``snap``, only the ``params.snap_best`` closest are tried, each snapped onto the
-    image's edges just before (kept snapped when that ranks closer): an outline skipped
-    as a repeat is never snapped.
-    """
+                usable: np.ndarray | None = None) -> list[tuple[CardSighting, Evidence]]:
+    """Run the fine stage on the outlines, closest first, skipping repeats of one card."""
     found: list[tuple[CardSighting, Evidence]] = []
     tried: list[np.ndarray] = []
     named: list[np.ndarray] = []
-    stages = sorted(stages, key=lambda c: float(c[0].min()))
-    if snap:
-        stages = stages[:params.snap_best]
-        gx, gy, scale = _edges(frame, params.find.work_side, halved)
-    for c in stages:
+    for c in sorted(stages, key=lambda c: float(c[0].min())):
         # an outline much like one already tried, or named, is the same card
         if any(iou_quads(c[1], t) > 0.8 for t in tried) or any(
                 iou_quads(c[1], t) > 0.5 for t in named):
             continue
-        if snap:
-            s = coarse_all(frame, [snap_quad(c[1] * scale, gx, gy) / scale], deck,
-                           halved=halved)[0]
-            c = s if s[0].min() < c[0].min() else c
         result = fine_stage(frame, c, deck, params.match, usable=usable)
         tried.append(c[1])
         if result is not None:
@@ -229,19 +215,20 @@ def name_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams,
     return found
 
 
-def snap_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams) -> list:
-    """Tighten each promising outline onto the card's edges; keep whichever ranks better."""
+def snap_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams, *,
+                halved: np.ndarray | None = None) -> list:
+    """Tighten each promising outline onto the card's edges; keep whichever ranks better.
+
+    ``halved`` is the frame already halved (:func:`halve`), when at hand.
+    """
     if not stages:
         return stages
-    h, w = frame.shape[:2]
-    scale = min(1.0, params.find.work_side / max(h, w))
-    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    gx, gy = edge_gradient(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+    gx, gy, scale = _edges(frame, params.find.work_side, halved)
     stages = sorted(stages, key=lambda c: float(c[0].min()))[:params.snap_best]
     out: list[np.ndarray] = []
     for c in stages:
         out.append(snap_quad(c[1] * scale, gx, gy) / scale)
-    snapped = coarse_all(frame, out, deck)
+    snapped = coarse_all(frame, out, deck, halved=halved)
     return [s if s[0].min() < c[0].min() else c for s, c in zip(snapped, stages)]
 
 
