@@ -23,8 +23,8 @@ from vision.cards_find import find_card_quads
 from vision.cards_keys import find_keypoint_quads
 from vision.cards_look import hidden_pass, vouched
 from vision.cards_match import MatchParams
-from vision.cards_stages import (CardParams, Evidence, check_frame, coarse_all, fine_stage, iou,
-                                 name_stages, rectify, snap_stages, suppress)
+from vision.cards_stages import (CardParams, Evidence, check_frame, coarse_all, fine_stage, halve,
+                                 iou, name_stages, rectify, snap_stages, suppress)
 from vision.deck import Deck
 from vision.results import CardReading, CardSighting
 
@@ -61,8 +61,10 @@ def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]
     reader of a camera's frames in turn, ``cards_track``, finds them on what changed)."""
     gate = params.match.max_distance
     quads = find_card_quads(frame, deck.aspect, params=params.find)
-    first = coarse_all(frame, quads + [q for q, _ in keyed], deck)
-    stages = snap_stages(frame, [c for c in first if c[0].min() <= gate], deck, params)
+    halved = halve(frame)  # the coarse ranking's view of a large frame, made once
+    first = coarse_all(frame, quads + [q for q, _ in keyed], deck, halved=halved)
+    stages = snap_stages(frame, [c for c in first if c[0].min() <= gate], deck, params,
+                         halved=halved)
     found = suppress(name_stages(frame, stages, deck, params), params.same_card_iou)
     hidden: list[tuple[CardSighting, Evidence]] = []
     for _ in range(params.hidden_rounds):  # a fan: each card lies under the next one

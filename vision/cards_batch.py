@@ -11,7 +11,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards_match import BLUR, CHROMA_DEADBAND, CHROMA_SCALE, RIM, Bank, cells_of
+from vision.cards_match import (BLUR, CELL_ROWS, CHROMA_DEADBAND, CHROMA_SCALE, RIM, Bank,
+                                cells_of)
 
 
 def features_many(cards: np.ndarray, blur: float = BLUR) -> np.ndarray:
@@ -32,17 +33,18 @@ def features_many(cards: np.ndarray, blur: float = BLUR) -> np.ndarray:
     k = int(round(2.5 * sigma)) | 1  # a box of this size stands in for the Gaussian
     s = h * blur
     pad = k // 2 + 1
+    # converted first, then padded (the same pixels: the conversion is per pixel)
+    lab = cv2.cvtColor(cards.reshape(q * h, w, 3), cv2.COLOR_BGR2LAB).reshape(q, h, w, 3)
     tiles = np.stack([cv2.copyMakeBorder(c, pad, pad, pad, pad, cv2.BORDER_REFLECT_101)
-                      for c in cards])
+                      for c in lab[..., 0]])
     th, tw = h + 2 * pad, w + 2 * pad
-    lab = cv2.cvtColor(tiles.reshape(q * th, tw, 3), cv2.COLOR_BGR2LAB).astype(np.float32)
-    light = lab[:, :, 0]
+    light = tiles.reshape(q * th, tw).astype(np.float32)
     centred = light - cv2.blur(light, (k, k))
     spread = np.sqrt(np.maximum(cv2.blur(centred * centred, (k, k)), 0))
     inner = (slice(None), slice(pad, pad + h), slice(pad, pad + w))
     centred = centred.reshape(q, th, tw)[inner]
     spread = spread.reshape(q, th, tw)[inner]
-    chroma = lab[:, :, 1:].reshape(q, th, tw, 2)[inner]
+    chroma = lab[..., 1:].astype(np.float32)
     # medians over every other pixel: the same statistic at a quarter of the cost
     floor = np.maximum(6.0, np.median(spread[:, ::2, ::2].reshape(q, -1), axis=1))
     white = np.median(chroma[:, ::2, ::2].reshape(q, -1, 2), axis=1)
@@ -74,10 +76,30 @@ def coarse_many(bank: Bank, cards: np.ndarray, valid: np.ndarray, *, keep: float
     dist : ndarray of shape (Q, 2 * N), float32; see ``cards_match.robust_distance``.
     """
     feats = features_many(cards)
-    q = np.stack([cells_of(f) for f in feats])  # (Q, C, D)
-    seen = np.stack([cells_of(v[:, :, None].astype(np.float32)).mean(-1) > 0.6
-                     for v in valid])  # (Q, C)
+    q = _cells_many(feats)  # (Q, C, D)
+    seen = _seen_cells(valid)  # (Q, C)
     return robust_many(q, seen, bank.coarse, bank.coarse_sq, keep=keep)
+
+
+def _cells_many(feats: np.ndarray) -> np.ndarray:
+    """``cells_of`` of each of Q feature images (Q, h, w, c) at once: (Q, C, D)."""
+    q, h, w, c = feats.shape
+    rows, cols = CELL_ROWS, max(2, round(CELL_ROWS * w / h))
+    ch, cw = h // rows, w // cols
+    return feats[:, :ch * rows, :cw * cols].reshape(q, rows, ch, cols, cw, c).transpose(
+        0, 1, 3, 2, 4, 5).reshape(q, rows * cols, ch * cw * c)
+
+
+def _seen_cells(valid: np.ndarray) -> np.ndarray:
+    """Per card and cell (as ``cells_of`` cuts them), whether more than 0.6 of it is valid.
+
+    valid : ndarray of shape (Q, h, w), bool -> ndarray of shape (Q, C), bool
+    """
+    q, h, w = valid.shape
+    rows, cols = CELL_ROWS, max(2, round(CELL_ROWS * w / h))
+    ch, cw = h // rows, w // cols
+    frac = valid[:, :ch * rows, :cw * cols].reshape(q, rows, ch, cols, cw).mean(axis=(2, 4))
+    return frac.reshape(q, rows * cols) > 0.6
 
 
 def robust_many(q: np.ndarray, seen: np.ndarray, ref: np.ndarray, ref_sq: np.ndarray, *,

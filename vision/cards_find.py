@@ -80,7 +80,8 @@ def find_card_quads(frame: np.ndarray, aspect: float, *,
     area = small.shape[0] * small.shape[1]
     lo, hi = params.min_card_frac * area, params.max_card_frac * area
     quads: list[np.ndarray] = []
-    for k, (mask, filled) in enumerate(_card_masks(small)):
+    canny = _canny(small)  # one edge map for the masks and the segments
+    for k, (mask, filled) in enumerate(_card_masks(small, canny=canny)):
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             c_area = cv2.contourArea(contour)
@@ -90,20 +91,19 @@ def find_card_quads(frame: np.ndarray, aspect: float, *,
             quads.extend(_contour_quads(contour, filled, aspect, lo, hi, params,
                                         corners=k < 4))
     if params.segment_corners:
-        quads.extend(_segment_quads(small, aspect, lo, hi, params))
+        quads.extend(_segment_quads(small, aspect, lo, hi, params, canny=canny))
     return _dedupe([q / scale for q in quads], tol=0.03 * params.work_side / scale)
 
 
 def _segment_quads(small: np.ndarray, aspect: float, lo: float, hi: float,
-                   params: FindParams) -> list[np.ndarray]:
+                   params: FindParams, *, canny: np.ndarray | None = None) -> list[np.ndarray]:
     """Corner hypotheses from straight edge segments meeting in an L.
 
     Works where no mask separates a card: a white card on a white table, on a checked
     cloth, or under another card, as long as two of its sides meet at a visible corner.
     """
-    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     min_len = 0.8 * np.sqrt(lo)
-    segs = cv2.HoughLinesP(cv2.Canny(gray, 30, 90), 1, np.pi / 180, threshold=25,
+    segs = cv2.HoughLinesP(_canny(small) if canny is None else canny, 1, np.pi / 180, threshold=25,
                            minLineLength=min_len, maxLineGap=3)
     if segs is None:
         return []
@@ -131,9 +131,14 @@ def _segment_quads(small: np.ndarray, aspect: float, lo: float, hi: float,
     return [q for _, q in found[:params.max_segment_quads]]
 
 
-def _card_masks(small: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+def _canny(small: np.ndarray) -> np.ndarray:
+    """Canny edges (uint8 0/255) of the lightly blurred gray frame."""
+    return cv2.Canny(cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0), 30, 90)
+
+
+def _card_masks(small: np.ndarray, *, canny: np.ndarray | None = None
+                ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Pairs of binary masks (uint8 0/255): outlines to trace, and card area to test."""
-    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     white = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1] // 2)
     white = cv2.GaussianBlur(white, (5, 5), 0)
@@ -141,8 +146,7 @@ def _card_masks(small: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     block = (max(small.shape[:2]) // 4) | 1
     local_mask = cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
                                        cv2.THRESH_BINARY, block, -8)
-    blur = cv2.GaussianBlur(gray, (5, 5), 0)
-    edges = cv2.dilate(cv2.Canny(blur, 30, 90), np.ones((3, 3), np.uint8))
+    edges = cv2.dilate(_canny(small) if canny is None else canny, np.ones((3, 3), np.uint8))
     k = max(3, max(small.shape[:2]) // 80)  # wider than carpet speckle, narrower than a card
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     # fill first (a card's thin white margin closes around its art), then cut speckle

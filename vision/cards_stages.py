@@ -135,11 +135,12 @@ def assignments(quad: np.ndarray) -> list[np.ndarray]:
 
 
 def coarse_all(frame: np.ndarray, quads: list[np.ndarray], deck: Deck, *,
-               usable: np.ndarray | None = None
+               usable: np.ndarray | None = None, halved: np.ndarray | None = None
                ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Rectify each quad small (both ways round if unclear) and rank every face coarsely.
 
     Returns, per quad, the coarse distances, the corner order used and the small card.
+    ``halved`` is the frame already halved (:func:`halve`), when at hand.
     """
     bank = deck.bank
     h, w = bank.size
@@ -150,7 +151,7 @@ def coarse_all(frame: np.ndarray, quads: list[np.ndarray], deck: Deck, *,
     half = max(frame.shape[:2]) >= HALVE_ABOVE
     src, src_usable, k_up = frame, usable, 2
     if half:
-        src = cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        src = halve(frame) if halved is None else halved
         src_usable = None if usable is None else usable[::2, ::2]
         k_up = 1
     owner, orders, cards, valids = [], [], [], []
@@ -168,6 +169,13 @@ def coarse_all(frame: np.ndarray, quads: list[np.ndarray], deck: Deck, *,
         if k not in best or dist[j].min() < dist[best[k]].min():
             best[k] = j
     return [(dist[j], orders[j], cards[j]) for _, j in sorted(best.items())]
+
+
+def halve(frame: np.ndarray) -> np.ndarray | None:
+    """The frame at half size, as :func:`coarse_all` ranks a large one; None if small."""
+    if max(frame.shape[:2]) < HALVE_ABOVE:
+        return None
+    return cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
 
 
 def fine_stage(frame: np.ndarray, coarse: tuple[np.ndarray, np.ndarray, np.ndarray],
@@ -223,20 +231,34 @@ def name_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams,
     return found
 
 
-def snap_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams) -> list:
-    """Tighten each promising outline onto the card's edges; keep whichever ranks better."""
+def snap_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams, *,
+                halved: np.ndarray | None = None) -> list:
+    """Tighten each promising outline onto the card's edges; keep whichever ranks better.
+
+    ``halved`` is the frame already halved (:func:`halve`), when at hand.
+    """
     if not stages:
         return stages
-    h, w = frame.shape[:2]
-    scale = min(1.0, params.find.work_side / max(h, w))
-    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    gx, gy = edge_gradient(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+    gx, gy, scale = _edges(frame, params.find.work_side, halved)
     stages = sorted(stages, key=lambda c: float(c[0].min()))[:params.snap_best]
     out: list[np.ndarray] = []
     for c in stages:
         out.append(snap_quad(c[1] * scale, gx, gy) / scale)
-    snapped = coarse_all(frame, out, deck)
+    snapped = coarse_all(frame, out, deck, halved=halved)
     return [s if s[0].min() < c[0].min() else c for s, c in zip(snapped, stages)]
+
+
+def _edges(frame: np.ndarray, work_side: int, halved: np.ndarray | None = None
+           ) -> tuple[np.ndarray, np.ndarray, float]:
+    """Gradients (gx, gy) of the frame at the work size (``halved`` when it is that size),
+    and the work pixels per frame pixel."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, work_side / max(h, w))
+    size = (round(w * scale), round(h * scale))
+    small = (halved if halved is not None and halved.shape[1::-1] == size
+             else cv2.resize(frame, size, interpolation=cv2.INTER_AREA))
+    gx, gy = edge_gradient(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+    return gx, gy, scale
 
 
 def iou(a: tuple[tuple[float, float], ...], b: tuple[tuple[float, float], ...]) -> float:
