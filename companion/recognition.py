@@ -59,8 +59,9 @@ class Recognizer:
         self.settler = DiceSettler(clock=clock)
         self.card_settler = CardSettler()
         self.hand_watcher = HandWatcher()  # .last.hand: a hand or an arm is over the table
-        self._deck: Any = None  # the loaded deck of the current card game, or None
-        self._card_reader: Any = None  # reads its frames in turn (vision.cards_track)
+        # the current card game's loaded deck, in the reader that reads frames with it
+        # in turn (vision.cards_track.CardReader), or None
+        self._card_reader: Any = None
         self._deck_stamp: int | None = None  # its folder's change time when it was loaded
         self._lock = threading.Lock()
         self._frame: np.ndarray | None = None
@@ -96,14 +97,13 @@ class Recognizer:
                 self.settler.reset()
                 self.hand_watcher.reset()  # its table picture may be stale: learn it again
             self._deck_stamp = stamp  # a deck taught (or changed) while running is reloaded
-            self._deck = self._load_deck(game)
-            self._card_reader = None
+            self._card_reader = self._load_reader(game)
         if frame is None:
             return
         with self._lock:
             previous, last_reading = self._frame, self._reading
         if game not in DICE_GAMES:
-            if self._deck is None:
+            if self._card_reader is None:
                 with self._lock:
                     self._frame, self._reading = frame, None
                 return
@@ -147,14 +147,16 @@ class Recognizer:
         except OSError:
             return None
 
-    def _load_deck(self, game: str | None) -> Any:
-        """The taught deck of a card game with a camera hook, or None (said once on phones)."""
+    def _load_reader(self, game: str | None) -> Any:
+        """A card reader with the taught deck of a card game with a camera hook, or None
+        (said once on phones)."""
         self.card_settler.reset()
         if self.card_link is None or self.decks is None or game is None:
             return None
         if not hasattr(self.session.game, "from_cards"):
             return None
         self.card_link.reset()
+        from vision.cards_track import CardReader
         from vision.deck import load_deck
 
         folder = self.decks / game
@@ -165,17 +167,13 @@ class Recognizer:
                 "No deck taught for this game yet: open Teach cards on the host page, "
                 f"or run companion deck learn --game {game}."))
             return None
-        return deck
+        return CardReader(deck)
 
     def _step_cards(self, frame: np.ndarray, previous: np.ndarray | None,
                     last: DiceReading | CardReading | None) -> None:
-        from vision.cards_track import CardReader
-
         if frame is previous and isinstance(last, CardReading):
             reading, motion = last, 0.0
         else:
-            if self._card_reader is None:
-                self._card_reader = CardReader(self._deck)
             # a still table is not read again; a card that lands is looked for where it changed
             reading = self._card_reader.read(frame)
             motion = motion_score(previous, frame)
