@@ -23,8 +23,9 @@ from vision.cards_find import find_card_quads
 from vision.cards_keys import find_keypoint_quads
 from vision.cards_look import hidden_pass, vouched
 from vision.cards_match import MatchParams
-from vision.cards_stages import (CardParams, Evidence, check_frame, coarse_all, fine_stage, halve,
-                                 iou, name_stages, rectify, snap_stages, suppress)
+from vision.cards_stages import (CardParams, Evidence, check_frame, coarse_all, edges_at,
+                                 fine_stage, halve, iou, name_stages, rectify, snap_stages,
+                                 suppress)
 from vision.deck import Deck
 from vision.results import CardReading, CardSighting
 
@@ -63,13 +64,16 @@ def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]
     quads = find_card_quads(frame, deck.aspect, params=params.find)
     halved = halve(frame)  # the coarse ranking's view of a large frame, made once
     first = coarse_all(frame, quads + [q for q, _ in keyed], deck, halved=halved)
-    stages = snap_stages(frame, [c for c in first if c[0].min() <= gate], deck, params,
-                         halved=halved)
+    promising = [c for c in first if c[0].min() <= gate]
+    # the edge gradients outlines are snapped onto, made once when there is one to snap
+    edges = edges_at(frame, params.find.work_side, halved) if promising or keyed else None
+    stages = snap_stages(frame, promising, deck, params, halved=halved, edges=edges)
     found = suppress(name_stages(frame, stages, deck, params), params.same_card_iou)
     hidden: list[tuple[CardSighting, Evidence]] = []
     for _ in range(params.hidden_rounds):  # a fan: each card lies under the next one
-        more = vouched(frame, keyed, found + hidden, deck, params)
-        more += hidden_pass(frame, [c[1] for c in first], found + hidden + more, deck, params)
+        more = vouched(frame, keyed, found + hidden, deck, params, halved=halved, edges=edges)
+        more += hidden_pass(frame, [c[1] for c in first], found + hidden + more, deck, params,
+                            halved=halved)
         hidden += more
         if not more:
             break

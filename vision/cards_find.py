@@ -91,20 +91,21 @@ def find_card_quads(frame: np.ndarray, aspect: float, *,
             quads.extend(_contour_quads(contour, filled, aspect, lo, hi, params,
                                         corners=k < 4))
     if params.segment_corners:
-        quads.extend(_segment_quads(small, aspect, lo, hi, params, canny=canny))
+        quads.extend(_segment_quads(aspect, lo, hi, params, canny=canny))
     return _dedupe([q / scale for q in quads], tol=0.03 * params.work_side / scale)
 
 
-def _segment_quads(small: np.ndarray, aspect: float, lo: float, hi: float,
-                   params: FindParams, *, canny: np.ndarray | None = None) -> list[np.ndarray]:
-    """Corner hypotheses from straight edge segments meeting in an L.
+def _segment_quads(aspect: float, lo: float, hi: float, params: FindParams, *,
+                   canny: np.ndarray) -> list[np.ndarray]:
+    """Corner hypotheses from straight edge segments (of the ``canny`` edge map of the
+    work image) meeting in an L.
 
     Works where no mask separates a card: a white card on a white table, on a checked
     cloth, or under another card, as long as two of its sides meet at a visible corner.
     """
     min_len = 0.8 * np.sqrt(lo)
-    segs = cv2.HoughLinesP(_canny(small) if canny is None else canny, 1, np.pi / 180, threshold=25,
-                           minLineLength=min_len, maxLineGap=3)
+    segs = cv2.HoughLinesP(canny, 1, np.pi / 180, threshold=25, minLineLength=min_len,
+                           maxLineGap=3)
     if segs is None:
         return []
     segs = segs.reshape(-1, 4).astype(np.float32)

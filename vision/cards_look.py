@@ -13,18 +13,24 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.cards_stages import (SAME_OUTLINE, CardParams, Evidence, coarse_all, fine_stage,
-                                 iou_quads, name_stages, suppress)
-from vision.cards_snap import edge_gradient, snap_quad
+from vision.cards_snap import snap_quad
+from vision.cards_stages import (SAME_OUTLINE, CardParams, Evidence, coarse_all, edges_at,
+                                 fine_stage, iou_quads, name_stages, suppress)
 from vision.deck import Deck
 from vision.results import CardSighting
 
 
 def vouched(frame: np.ndarray, keyed: list[tuple[np.ndarray, str]],
-            found: list[tuple[CardSighting, Evidence]], deck: Deck, params: CardParams
+            found: list[tuple[CardSighting, Evidence]], deck: Deck, params: CardParams, *,
+            halved: np.ndarray | None = None,
+            edges: tuple[np.ndarray, np.ndarray, float] | None = None
             ) -> list[tuple[CardSighting, Evidence]]:
     """Name the keypoint outlines left unnamed, with the looser gates their keypoints
-    earn; kept only when named as the very face whose keypoints were found."""
+    earn; kept only when named as the very face whose keypoints were found.
+
+    ``halved`` and ``edges``: the frame halved (``cards_stages.halve``) and its edge
+    gradients (``cards_stages.edges_at``), when at hand.
+    """
     if not keyed:
         return []
     loose = replace(params.match, max_distance=params.keys.max_distance,
@@ -32,14 +38,13 @@ def vouched(frame: np.ndarray, keyed: list[tuple[np.ndarray, str]],
     named = [np.array(s.corners, np.float32) for s, _ in found if s.card_id is not None]
     usable = _usable_mask(frame.shape[:2], named, params.top_margin)  # it may lie beneath
     out = []
-    edges = None  # computed for the first outline that needs them
     for quad, cid in keyed:
         if (any(iou_quads(quad, q) > SAME_OUTLINE for q in named)
                 or _seen_fraction(quad, usable) < params.hidden_seen):
             continue
-        if edges is None:
-            edges = _edges(frame, params.find.work_side)
-        stage = _snapped(frame, quad, deck, usable, edges)
+        if edges is None:  # computed for the first outline that needs them
+            edges = edges_at(frame, params.find.work_side, halved)
+        stage = _snapped(frame, quad, deck, usable, edges, halved)
         result = fine_stage(frame, stage, deck, loose, usable=usable)
         if result is not None and result[0].card_id == cid:
             out.append(result)
@@ -47,27 +52,20 @@ def vouched(frame: np.ndarray, keyed: list[tuple[np.ndarray, str]],
     return out
 
 
-def _edges(frame: np.ndarray, side: int) -> tuple[float, np.ndarray, np.ndarray]:
-    """The frame's edge gradients at ``side`` pixels (long side), and that scale."""
-    h, w = frame.shape[:2]
-    scale = min(1.0, side / max(h, w))
-    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    return (scale, *edge_gradient(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)))
-
-
 def _snapped(frame: np.ndarray, quad: np.ndarray, deck: Deck, usable: np.ndarray,
-             edges: tuple[float, np.ndarray, np.ndarray]
+             edges: tuple[np.ndarray, np.ndarray, float], halved: np.ndarray | None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The coarse stage of a keypoint outline or of it snapped onto the image's edges
     (keypoints bunched on part of a card place its far corners roughly), the closer."""
-    scale, gx, gy = edges
-    both = coarse_all(frame, [quad, snap_quad(quad * scale, gx, gy) / scale], deck, usable=usable)
+    gx, gy, scale = edges
+    both = coarse_all(frame, [quad, snap_quad(quad * scale, gx, gy) / scale], deck,
+                      usable=usable, halved=halved)
     return min(both, key=lambda c: float(c[0].min()))
 
 
 def hidden_pass(frame: np.ndarray, quads: list[np.ndarray],
-                found: list[tuple[CardSighting, Evidence]], deck: Deck, params: CardParams
-                ) -> list[tuple[CardSighting, Evidence]]:
+                found: list[tuple[CardSighting, Evidence]], deck: Deck, params: CardParams, *,
+                halved: np.ndarray | None = None) -> list[tuple[CardSighting, Evidence]]:
     """Name the cards partly under the cards named so far, from their visible part only.
 
     A card named in the first pass is taken to lie on top: its area says nothing about
@@ -87,7 +85,7 @@ def hidden_pass(frame: np.ndarray, quads: list[np.ndarray],
     under = [q for q in under if _corners_seen(q, usable) >= 2
              and 0.65 <= cv2.contourArea(q.astype(np.float32)) / size <= 1.5
              and _seen_fraction(q, usable) >= params.hidden_seen]
-    stages = [c for c in coarse_all(frame, under, deck, usable=usable)
+    stages = [c for c in coarse_all(frame, under, deck, usable=usable, halved=halved)
               if c[0].min() <= params.match.max_distance]
     named = name_stages(frame, stages, deck, params, usable=usable)
     return [f for f in suppress(named, params.same_card_iou) if f[0].card_id is not None]

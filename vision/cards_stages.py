@@ -232,14 +232,16 @@ def name_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams,
 
 
 def snap_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams, *,
-                halved: np.ndarray | None = None) -> list:
+                halved: np.ndarray | None = None,
+                edges: tuple[np.ndarray, np.ndarray, float] | None = None) -> list:
     """Tighten each promising outline onto the card's edges; keep whichever ranks better.
 
-    ``halved`` is the frame already halved (:func:`halve`), when at hand.
+    ``halved`` is the frame already halved (:func:`halve`) and ``edges`` its
+    :func:`edges_at`, when at hand.
     """
     if not stages:
         return stages
-    gx, gy, scale = _edges(frame, params.find.work_side, halved)
+    gx, gy, scale = edges or edges_at(frame, params.find.work_side, halved)
     stages = sorted(stages, key=lambda c: float(c[0].min()))[:params.snap_best]
     out: list[np.ndarray] = []
     for c in stages:
@@ -248,8 +250,8 @@ def snap_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams,
     return [s if s[0].min() < c[0].min() else c for s, c in zip(snapped, stages)]
 
 
-def _edges(frame: np.ndarray, work_side: int, halved: np.ndarray | None = None
-           ) -> tuple[np.ndarray, np.ndarray, float]:
+def edges_at(frame: np.ndarray, work_side: int, halved: np.ndarray | None = None
+             ) -> tuple[np.ndarray, np.ndarray, float]:
     """Gradients (gx, gy) of the frame at the work size (``halved`` when it is that size),
     and the work pixels per frame pixel."""
     h, w = frame.shape[:2]

@@ -103,7 +103,8 @@ class CardReader:
             keyed = find_keypoint_quads(frame, self.deck.faces, self.deck.bank,
                                         params=keys_params, keys=keys)
             self._keys = keys
-        box = None if changed is None else self._part(changed, scale, frame.shape[:2])
+        box = (None if changed is None or self.track.part_below <= 0
+               else self._part(changed, scale, frame.shape[:2]))
         if not self.deck.ids:
             reading = CardReading(cards=(), unsure=())
         elif box is None:
