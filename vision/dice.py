@@ -127,11 +127,13 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     boxes = _doubled_stats(mask, size)
     mask = cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
     raw = cv2.resize(raw, size, interpolation=cv2.INTER_NEAREST)
+    step = _TABLE_STEP * shrink
     found = [f for f in _find_faces(mask, raw, work, table, params, side, boxes)
-             if not pick.is_table_like(f, _table_at(table, f.centre, _TABLE_STEP * shrink),
+             if not pick.is_table_like(f, _table_at(table, f.centre, step),
                                        lambda f=f: is_table_colour(
                                            f.bgr, threshold=params.fg_threshold, model=model))]
-    thin = _thin_blobs(mask, side)  # what lies on a pencil is no die
+    contours = outer_contours(mask)  # of the foreground blobs, traced once
+    thin = _thin_blobs(contours, side)  # what lies on a pencil is no die
     found = split_blocks([f for f in found if not _inside(thin, f.centre)])
     if side_hint:
         side = side_hint * scale
@@ -140,9 +142,8 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge,
                           drop=lambda f: is_cloth_square(f, grid, params, model, side))
-    step = _TABLE_STEP * shrink
     dice = [_die(f, scale) for f in tops] + _blob_dice(
-        mask, work, side, tops, params, scale, grid,
+        mask, contours, work, side, tops, params, scale, grid,
         table_v=lambda c: float(_table_at(table, c, step).max()), half=half,
         is_table=lambda bgr, c: pick.is_table_tint(bgr, _table_at(table, c, step), lambda: (
             is_table_colour(bgr, threshold=params.fg_threshold, model=model))))
@@ -186,7 +187,8 @@ def _body_colour(work: np.ndarray, box: np.ndarray, params: DiceParams) -> tuple
     return (faces_.CLASS_NAMES.get(code, "other"), share) if share >= 0.5 else ("other", 1.0)
 
 
-def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces_.Face],
+def _blob_dice(mask: np.ndarray, contours: tuple, work: np.ndarray, side: float,
+               tops: list[faces_.Face],
                params: DiceParams, scale: float, grid: float | None,
                table_v: Callable[[tuple[float, float]], float],
                half: np.ndarray | None = None,
@@ -194,11 +196,12 @@ def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces
                ) -> list[Die]:
     """Dice seen only as a clean die-sized square blob (no top face found in it), or as a
     peak of a blob of several touching dice; ``table_v`` gives the table's brightness
-    (0-255) at a point (x, y); ``half`` is ``work`` at half size, if at hand;
+    (0-255) at a point (x, y); ``contours`` are the outlines of ``mask``'s blobs;
+    ``half`` is ``work`` at half size, if at hand;
     ``is_table`` tells a table colour (BGR) at a point for the piles' peaks."""
     out: list[Die] = []
     taken = [t.centre for t in tops]
-    found = blobs_.square_blobs(mask, work, side, taken, grid=grid)
+    found = blobs_.square_blobs(mask, work, side, taken, grid=grid, contours=contours)
     # the same on outlines drawn by edges: a die of the table's own colour
     taken += [c for _, c, _, _ in found]
     found += blobs_.square_blobs(
@@ -206,7 +209,7 @@ def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces
         plain_die=lambda box, hsv, at: blobs_.is_plain_die(box, hsv, at, mask, params))
     # dice lying against each other (or against their shadows): one blob, several peaks
     found += pile_dice(mask, work, side, taken + [c for _, c, _, _ in found], table_v=table_v,
-                       is_table=is_table)
+                       is_table=is_table, contours=contours)
     for box, centre, hsv, (x0, y0) in found:
         cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
                                light_value=params.light_value, min_value=params.min_value)
@@ -218,12 +221,12 @@ def _blob_dice(mask: np.ndarray, work: np.ndarray, side: float, tops: list[faces
     return out
 
 
-def _thin_blobs(mask: np.ndarray, side: float) -> list[np.ndarray]:
-    """Outlines of the foreground blobs about a die wide or less and five times longer
-    than wide (a pencil, a ruler's edge): whatever their ends look like, they are no
-    dice (five dice do not land edge to edge in a straight row)."""
+def _thin_blobs(contours: tuple, side: float) -> list[np.ndarray]:
+    """The outlines (of the foreground blobs) about a die wide or less and five times
+    longer than wide (a pencil, a ruler's edge): whatever their ends look like, they are
+    no dice (five dice do not land edge to edge in a straight row)."""
     out = []
-    for cnt in outer_contours(mask):
+    for cnt in contours:
         if len(cnt) >= 5:
             _, (w, h), _ = cv2.minAreaRect(cnt)
             if min(w, h) < 1.1 * side and max(w, h) > 5 * min(w, h):

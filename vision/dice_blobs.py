@@ -24,7 +24,7 @@ import numpy as np
 import cv2
 
 from vision import dice_faces as faces_
-from vision.dice_measure import outer_contours, sparse_blob_stats
+from vision.dice_measure import cornerness_many, edge_strength, outer_contours, sparse_blob_stats
 from vision.dice_segment import fill_holes
 
 if TYPE_CHECKING:
@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
                  taken: list[tuple[float, float]], *, min_edge: float = 60.0,
                  min_pips: float = 30.0, grid: float | None = None, min_corners: float = 1.17,
-                 plain_die: Callable[[np.ndarray, np.ndarray, tuple[int, int]], bool] | None = None
+                 plain_die: Callable[[np.ndarray, np.ndarray, tuple[int, int]], bool] | None = None,
+                 contours: tuple | None = None
                  ) -> list[tuple[np.ndarray, tuple[float, float], np.ndarray, tuple[int, int]]]:
     """Die-sized square blobs of ``mask`` (0/255) holding none of the ``taken`` centres.
 
@@ -49,13 +50,14 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
         a rounded die's blob 1.2-1.3, a coin 1.0-1.15)
     plain_die : tells a plain square without pips that is a die all the same, given its
         box (4, 2), HSV crop and the crop's origin (x, y); optional
+    contours : ``dice_measure.outer_contours(mask)``, when the caller has them
 
     Returns
     -------
     list of (box, centre, hsv, origin): the blob's minimum-area rectangle (4, 2), its
     centre (x, y), the HSV crop around it and the crop's top-left corner (x, y)
     """
-    contours = outer_contours(mask)
+    contours = outer_contours(mask) if contours is None else contours
     out = []
     h, w = mask.shape
     die_area = side * side
@@ -78,7 +80,7 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
             continue
         m = cv2.moments(hull)
         centre = (m["m10"] / m["m00"], m["m01"] / m["m00"])
-        if not min_corners <= faces_._cornerness(hull, centre) <= 1.7:
+        if not min_corners <= cornerness_many([hull], [centre])[0] <= 1.7:
             continue  # round (a coin) or ragged (a shadow joined to something)
         _, radius = cv2.minEnclosingCircle(hull)
         if area > 0.85 * np.pi * radius * radius:
@@ -86,7 +88,7 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
         x, y, bw, bh = cv2.boundingRect(hull)
         x0, y0 = max(0, x - 2), max(0, y - 2)
         hsv = cv2.cvtColor(work[y0:y + bh + 2, x0:x + bw + 2], cv2.COLOR_BGR2HSV)
-        if faces_._edge_strength(faces_.gradient(hsv), hull - [x0, y0]) < min_edge:
+        if edge_strength(faces_.gradient(hsv), hull - [x0, y0]) < min_edge:
             continue  # a soft blotch: a shadow or a stain, not a die's sharp outline
         if inner_contrast(hsv[..., 2], box - [x0, y0]) < min_pips and not (
                 plain_die and plain_die(box, hsv, (x0, y0))):

@@ -10,7 +10,7 @@ coloured mark on each face).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -204,11 +204,6 @@ def percentile(values: np.ndarray, q: float) -> float:
     return float(np.partition(values, k)[k])
 
 
-def with_body(face: Face, body: float) -> Face:
-    """The same face marked as the mark of a light die whose edge is ``body`` pixels."""
-    return replace(face, body=float(body))
-
-
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
@@ -221,11 +216,6 @@ def gradient(hsv_roi: np.ndarray, planes: tuple | None = None) -> np.ndarray:
     g = cv2.max(cv2.morphologyEx(sat, cv2.MORPH_GRADIENT, kernel),
                 cv2.morphologyEx(val, cv2.MORPH_GRADIENT, kernel))
     return cv2.add(g, g)  # 2 g, saturated at 255
-
-
-def _edge_strength(grad: np.ndarray, cnt: np.ndarray) -> float:
-    """Mean gradient on a 3-pixel band along a contour."""
-    return measure_.edge_strength(grad, cnt)
 
 
 def describe(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
@@ -356,11 +346,6 @@ def _mark(cls_crop: np.ndarray, holes: np.ndarray, n_in: int, *, skip_yellow: bo
             spots += [(code, float(cx), float(cy), float(st[4] / n_in))
                       for (cx, cy), st in zip(cents[1:], stats[1:]) if st[4] >= 0.03 * n_in]
     return mark, float(counts.max()), (m["m10"] / m["m00"], m["m01"] / m["m00"]), tuple(spots)
-
-
-def _cornerness(hull: np.ndarray, centre: tuple[float, float]) -> float:
-    """Circumradius over inradius of a convex outline about ``centre``."""
-    return measure_.cornerness_many([hull], [centre])[0]
 
 
 def has_pips(face: Face) -> bool:

@@ -27,7 +27,8 @@ def pile_dice(mask: np.ndarray, work: np.ndarray, side: float,
               table_v: Callable[[tuple[float, float]], float] | None = None,
               is_table: Callable[[tuple, tuple[float, float]], bool] | None = None,
               min_pips: float = 60.0,
-              min_dice: float = 1.9, max_dice: float = 8.0, max_aspect: float = 3.5
+              min_dice: float = 1.9, max_dice: float = 8.0, max_aspect: float = 3.5,
+              contours: tuple | None = None
               ) -> list[tuple[np.ndarray, tuple[float, float], np.ndarray, tuple[int, int]]]:
     """Dice found as the peaks of blobs of 1.9 to ``max_dice`` dice in area.
 
@@ -45,12 +46,13 @@ def pile_dice(mask: np.ndarray, work: np.ndarray, side: float,
     min_pips : least brightness spread inside a peak's die-sized square
     max_dice, max_aspect : largest blob (in die areas) and longest blob (length over
         width) looked at
+    contours : ``dice_measure.outer_contours(mask)``, when the caller has them
 
     Returns
     -------
     list of (box, centre, hsv, origin) as ``dice_blobs.square_blobs`` gives them
     """
-    contours = outer_contours(mask)
+    contours = outer_contours(mask) if contours is None else contours
     die_area = side * side
     out: list = []
     seen = [np.asarray(t, np.float64) for t in taken]
