@@ -19,23 +19,12 @@ const Host = {
     this.showError(null);
     this.busy = true;
     try {
-      const response = await fetch(path, {
-        method: "POST", credentials: "same-origin",
-        headers: {"Content-Type": "application/json", "Accept": "application/json"},
+      const {ok, data} = await askCompanion(path, {
+        method: "POST", headers: {"Content-Type": "application/json"},
         body: JSON.stringify(body || {}),
-      });
-      let data = null;
-      try { data = await response.json(); } catch (e) { data = null; }
-      if (!response.ok) {
-        const sentence = (data && data.error) || "The companion refused that (" + response.status + ").";
-        this.showError(response.status === 401 ? sentence + " Reload the page to log in again." : sentence);
-        return false;
-      }
-      Live.accept(data);
-      return true;
-    } catch (e) {
-      this.showError("The companion cannot be reached. Check the Wi-Fi and try again.");
-      return false;
+      }, (text) => this.showError(text));
+      if (ok) Live.accept(data);
+      return ok;
     } finally {
       this.busy = false;
     }

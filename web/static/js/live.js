@@ -35,6 +35,26 @@ function fill(el, ...children) {
   return el;
 }
 
+/** One JSON request to the companion: {ok: true, data}, or {ok: false, data} after
+ * `showError` was given one sentence saying why (the companion's own, or that it cannot
+ * be reached). `init` is fetch's, with JSON accepted and the page's cookies sent. */
+async function askCompanion(path, init, showError) {
+  try {
+    const response = await fetch(path, {credentials: "same-origin", ...init,
+                                        headers: {"Accept": "application/json", ...init.headers}});
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = null; }
+    if (!response.ok) {
+      const sentence = (data && data.error) || "The companion refused that (" + response.status + ").";
+      showError(response.status === 401 ? sentence + " Reload the page to log in again." : sentence);
+    }
+    return {ok: response.ok, data};
+  } catch (e) {
+    showError("The companion cannot be reached. Check the Wi-Fi and try again.");
+    return {ok: false, data: null};
+  }
+}
+
 const Live = {
   shown: -1,
   last: null,

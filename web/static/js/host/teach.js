@@ -37,19 +37,8 @@ const Teach = {
     this.busy = true;
     this.renderButtons();
     try {
-      const response = await fetch(path, {method, credentials: "same-origin",
-                                          headers: {"Accept": "application/json"}});
-      let data = null;
-      try { data = await response.json(); } catch (e) { data = null; }
-      if (!response.ok) {
-        const sentence = (data && data.error) || "The companion refused that (" + response.status + ").";
-        this.showError(response.status === 401 ? sentence + " Reload the page to log in again." : sentence);
-        return null;
-      }
-      return data;
-    } catch (e) {
-      this.showError("The companion cannot be reached. Check the Wi-Fi and try again.");
-      return null;
+      const {ok, data} = await askCompanion(path, {method}, (text) => this.showError(text));
+      return ok ? data : null;
     } finally {
       this.busy = false;
       this.renderButtons();
