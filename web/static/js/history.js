@@ -4,6 +4,8 @@
 "use strict";
 
 const History = {
+  shown: null,  // the history drawn, as JSON text
+
   async load() {
     let data;
     try {
@@ -11,8 +13,14 @@ const History = {
       data = await response.json();
     } catch (e) {
       fill(document.getElementById("stats"), h("p", {class: "error", text: "The companion cannot be reached."}));
+      this.shown = null;
       return;
     }
+    // the page loads once by itself and again when the live stream connects: the same
+    // history is not drawn again (no flicker, and a row being read is not swapped away)
+    const text = JSON.stringify(data);
+    if (text === this.shown) return;
+    this.shown = text;
     this.render(data);
   },
 
