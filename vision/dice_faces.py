@@ -89,7 +89,8 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
                     raw_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
                     grad: np.ndarray, offset: tuple[int, int], min_area: float, *,
                     max_whole: float, shape: tuple[float, float] = (2.4, 0.5),
-                    core: float = 0.8, value: np.ndarray | None = None) -> list[Face]:
+                    core: float = 0.8, value: np.ndarray | None = None,
+                    planes: tuple | None = None) -> list[Face]:
     """Face candidates around one blob; ``offset`` (x, y) places the ROI in the work image.
 
     Coloured pixels count where they differ from the table (``raw_roi``) within half a die
@@ -101,11 +102,14 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
     runs that are table-coloured are tried too, but only keep faces with pips.
     ``shape`` (longest aspect, least fill) bounds what is measured; coloured outlines
     may be up to 2.4 times longer than wide (two touching dice of one colour, for
-    ``dice_split``).  ``value`` is the ROI's V plane (contiguous) when the caller has it.
+    ``dice_split``).  ``value`` is the ROI's V plane (contiguous) when the caller has it,
+    ``planes`` all three (``cv2.split(hsv_roi)``).
     """
     parts: list[dict] = []
     wholes: list[bool] = []
     long_ = (max(shape[0], 2.4), shape[1])  # two dice of one colour side by side
+    if planes is not None:
+        value = planes[2]
     if value is None:
         value = np.ascontiguousarray(hsv_roi[..., 2])  # cut into many crops for OpenCV
     near = cv2.compare(near_roi, 0, cv2.CMP_GT)
@@ -133,9 +137,9 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
                     continue  # the same outline from another pass, or far too big for a die
                 seen.add(key)
                 part = measure(int(code), hull, area, own, origin, cls_roi, hsv_roi, bgr_roi,
-                               offset, shape=long_ if code in CLASS_NAMES else shape)
-                if part is not None and (not need_pips or _has_pips(
-                        part["holes"], part["mark"], part["max_hole"], part["pips"])):
+                               offset, shape=long_ if code in CLASS_NAMES else shape,
+                               need_pips=need_pips, planes=planes)
+                if part is not None:
                     parts.append(part)
                     wholes.append(whole)
     return finish(parts, cls_roi, grad, offset, wholes)
@@ -237,10 +241,14 @@ def describe(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
 def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
             origin: tuple[int, int], cls_roi: np.ndarray, hsv_roi: np.ndarray,
             bgr_roi: np.ndarray, offset: tuple[int, int], *,
-            shape: tuple[float, float] = (2.4, 0.5)) -> dict | None:
+            shape: tuple[float, float] = (2.4, 0.5), need_pips: bool = False,
+            planes: tuple | None = None) -> dict | None:
     """The measures of one outline taken from its own pixels (as :func:`describe`), as
     the ``Face`` fields but ``corners``, ``ring`` and ``edge`` (see :func:`finish`), with
-    the outline under "hull" and its centre in ROI pixels under "at"; None as there."""
+    the outline under "hull" and its centre in ROI pixels under "at"; None as there, and
+    when ``need_pips`` and the face has none (``has_pips``: left as soon as that is
+    known). ``planes`` is ``cv2.split(hsv_roi)`` when the caller has it (contiguous
+    planes: OpenCV copies a channel of ``hsv_roi`` on every call)."""
     (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
     if min(rw, rh) < 2 or max(rw, rh) > shape[0] * min(rw, rh):
         return None  # a sliver: a side face or an edge, never a top face or a mark
@@ -262,10 +270,13 @@ def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
     n_in = max(1, cv2.countNonZero(filled))
     n_holes = cv2.countNonZero(holes)
     hole_share = n_holes / n_in
-    max_hole = _max_hole(holes) / n_in if hole_share > 0.02 else 0.0
+    if need_pips and hole_share <= 0.02:
+        return None
     crop = (slice(y, y + h), slice(x, x + w))
+    sat, vroi = (planes[1][crop], planes[2][crop]) if planes else (
+        hsv_roi[crop][..., 1], hsv_roi[crop][..., 2])
     agree = n_sel / n_in
-    pale = code == YELLOW and cv2.mean(hsv_roi[crop][..., 1], sel)[0] < 110
+    pale = code == YELLOW and cv2.mean(sat, sel)[0] < 110
     mark, mark_off, spots = NONE, 0.0, ()
     if (code in (LIGHT, GREY) or pale) and hole_share > 0.02:
         # a light body (ivory under a warm lamp looks pale yellow) carries a coloured mark
@@ -275,10 +286,14 @@ def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
         if mark != NONE:
             agree = share / max(1, n_holes)
             mark_off = float(np.hypot(at[0] + x - cx, at[1] + y - cy) / np.sqrt(n_in))
-    box = cv2.boxPoints(((cx, cy), (rw, rh), ang)) + offset
-    vroi = hsv_roi[crop][..., 2]
     value = cv2.mean(vroi, sel)[0]
     pips = abs(cv2.mean(vroi, holes)[0] - value) if hole_share > 0.02 else 0.0
+    if need_pips and mark == NONE and pips < 35:
+        return None
+    max_hole = _max_hole(holes) / n_in if hole_share > 0.02 else 0.0
+    if need_pips and not _has_pips(hole_share, mark, max_hole, pips):
+        return None
+    box = cv2.boxPoints(((cx, cy), (rw, rh), ang)) + offset
     bgr = tuple(float(c) for c in cv2.mean(bgr_roi[crop], sel)[:3])
     if m["m00"] > 0:
         cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
