@@ -9,7 +9,6 @@ coloured mark on each face).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,6 +16,7 @@ import numpy as np
 import cv2
 
 from vision import dice_measure as measure_
+from vision import dice_runs as runs_
 
 # Colour classes of the class map.
 NONE, GREEN, YELLOW, RED, HUE, LIGHT, GREY = range(7)
@@ -117,6 +117,7 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
     blob = cv2.compare(blob_roi, 0, cv2.CMP_GT)
     present = _histogram(cls_roi, near)
     differs = _histogram(cls_roi, unlike)
+    runs: list[tuple[int, bool, runs_.Run, float]] = []  # (code, need_pips, run, run area)
     for code in np.flatnonzero(present >= 0.5 * min_area):
         if code in CLASS_NAMES:
             passes = [(unlike, False)]
@@ -126,22 +127,27 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
             passes = [(unlike, False)] if code == HUE else \
                 [(blob, False), (cv2.bitwise_or(blob, unlike), False)]
         is_code = cv2.compare(cls_roi, int(code), cv2.CMP_EQ)
-        seen: set[tuple[int, ...]] = set()
         runs_seen: set[tuple[int, ...]] = set()
         for where, need_pips in passes:
-            mask = cv2.bitwise_and(is_code, where)
-            for hull, area, own, origin, whole in _pieces(mask, value, min_area, max_whole,
-                                                          core, runs_seen):
-                key = (*cv2.boundingRect(hull), len(hull))
-                if key in seen or area > 2.4 * max_whole:
-                    continue  # the same outline from another pass, or far too big for a die
-                seen.add(key)
-                part = measure(int(code), hull, area, own, origin, cls_roi, hsv_roi, bgr_roi,
-                               offset, shape=long_ if code in CLASS_NAMES else shape,
-                               need_pips=need_pips, planes=planes)
-                if part is not None:
-                    parts.append(part)
-                    wholes.append(whole)
+            runs += [(int(code), need_pips, run, area) for run, area in _runs(
+                cv2.bitwise_and(is_code, where), min_area, runs_seen)]
+    # the bright cores of all runs at once (``dice_runs``), then each run's pieces in turn
+    cores = runs_.bright_cores([r for _, _, r, _ in runs], value, core)
+    seen: set[tuple[int, ...]] = set()
+    for i, ((code, need_pips, run, run_area), cut) in enumerate(zip(runs, cores)):
+        if i and code != runs[i - 1][0]:
+            seen = set()  # (outlines repeat only within one colour class)
+        for hull, area, own, whole in _pieces(run, run_area, cut, min_area, max_whole):
+            key = (*cv2.boundingRect(hull), len(hull))
+            if key in seen or area > 2.4 * max_whole:
+                continue  # the same outline from another pass, or far too big for a die
+            seen.add(key)
+            part = measure(code, hull, area, own, (run.x, run.y), cls_roi, hsv_roi, bgr_roi,
+                           offset, shape=long_ if code in CLASS_NAMES else shape,
+                           need_pips=need_pips, planes=planes)
+            if part is not None:
+                parts.append(part)
+                wholes.append(whole)
     return finish(parts, cls_roi, grad, offset, wholes)
 
 
@@ -151,15 +157,11 @@ def _histogram(cls_roi: np.ndarray, where: np.ndarray) -> np.ndarray:
     return hist.ravel()
 
 
-def _pieces(mask: np.ndarray, value: np.ndarray, min_area: float, max_whole: float,
-            core: float, done: set):
-    """Yield (hull, area, own-mask crop, crop origin, whole) for each piece of the bright
-    core of each run (area: the hull's plus half its perimeter), and for the whole run
-    when its core is only slivers and the run is no bigger than ``max_whole`` pixels
-    (``whole`` True). Runs whose outline is in ``done`` (an earlier pass gave the same
-    run) are skipped; the others are added to it."""
-    runs = measure_.outer_contours(mask)
-    for run in runs:
+def _runs(mask: np.ndarray, min_area: float, done: set):
+    """Yield (run, area) for each run of ``mask`` big enough for a face (its outline's
+    area), but those whose outline is in ``done`` (an earlier pass gave the same run);
+    the others are added to it."""
+    for run in measure_.outer_contours(mask):
         if len(run) < 4:
             continue
         x, y, w, h = cv2.boundingRect(run)
@@ -170,29 +172,29 @@ def _pieces(mask: np.ndarray, value: np.ndarray, min_area: float, max_whole: flo
         if run_area < 0.4 * min_area:
             continue
         done.add(key)
-        sub = np.zeros((h, w), np.uint8)
-        cv2.drawContours(sub, [run], -1, 255, cv2.FILLED, offset=(-x, -y))
-        sub = cv2.bitwise_and(sub, mask[y:y + h, x:x + w])
-        v = value[y:y + h, x:x + w]
-        level = math.ceil(core * percentile(v[sub > 0], 85))
-        bright = cv2.bitwise_and(sub, cv2.compare(v, level, cv2.CMP_GE))
-        part_u8 = cv2.morphologyEx(bright, cv2.MORPH_OPEN, _CROSS)
-        # (outlines in ROI pixels, as the run's)
-        contours, _ = cv2.findContours(part_u8, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
-                                       offset=(x, y))
-        pieces = [(c, cv2.contourArea(c), part_u8, False) for c in contours]
-        biggest = max((a for _, a, _, _ in pieces), default=0.0)
-        if biggest < 0.45 * run_area and run_area < max_whole:
-            # no bright core (translucent dice glow at their rims): try the whole run too
-            pieces.append((run, run_area, sub, True))
-        for cnt, cnt_area, own, whole in pieces:
-            if cnt_area < 0.4 * min_area:
-                continue
-            hull = cv2.convexHull(cnt)
-            area = cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True)
-            if area < min_area:
-                continue
-            yield hull, area, own, (x, y), whole
+        yield runs_.Run(run, x, y, w, h, mask), run_area
+
+
+def _pieces(run: runs_.Run, run_area: float, cut: runs_.Core, min_area: float,
+            max_whole: float):
+    """Yield (hull, area, own-mask crop, whole) for each piece of a run's bright core
+    ``cut`` (area: the hull's plus half its perimeter), and for the whole run when its
+    core is only slivers and the run is no bigger than ``max_whole`` pixels (``whole``
+    True); the crops lie over the run's box."""
+    pieces = [(c, a, cut.opened, False) for c, a in cut.pieces]  # (outlines in the atlas)
+    shift = np.array(cut.shift, np.int32)
+    biggest = max((a for _, a, _, _ in pieces), default=0.0)
+    if biggest < 0.45 * run_area and run_area < max_whole:
+        # no bright core (translucent dice glow at their rims): try the whole run too
+        pieces.append((run.outline, run_area, cut.own, True))
+    for cnt, cnt_area, own, whole in pieces:
+        if cnt_area < 0.4 * min_area:
+            continue
+        hull = cv2.convexHull(cnt) if whole else cv2.convexHull(cnt) + shift
+        area = cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True)
+        if area < min_area:
+            continue
+        yield hull, area, own, whole
 
 
 def components(mask: np.ndarray):
@@ -207,8 +209,6 @@ def percentile(values: np.ndarray, q: float) -> float:
     k = min(len(values) - 1, int(len(values) * q / 100))
     return float(np.partition(values, k)[k])
 
-
-_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
 def gradient(hsv_roi: np.ndarray, planes: tuple | None = None) -> np.ndarray:
