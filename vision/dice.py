@@ -360,7 +360,8 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
     roi = (slice(y0, y1), slice(x0, x1))
     bgr = work[roi]
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
-    planes = cv2.split(hsv)  # once, for the class map, the gradient and the faces
+    # once, for the class map, the gradient and the faces (quicker than cv2.split)
+    planes = tuple(cv2.extractChannel(hsv, i) for i in range(3))
     table_max = table.max(axis=2)
     table_v = cv2.resize(table_max, (w, h), interpolation=cv2.INTER_LINEAR)[roi]
     # in a deep shadow a die's colour is darker than ``min_value``, the table's there too:

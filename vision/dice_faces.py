@@ -346,18 +346,20 @@ def _mark(cls_crop: np.ndarray, holes: np.ndarray, n_in: int, *, skip_yellow: bo
     in the crop, the separate coloured spots of 3% of the face or more as (class, x, y,
     share)),
     or (NONE, 0, (0, 0), ()) when no colour covers 3% of the face."""
-    counts = np.bincount(cls_crop[holes > 0], minlength=7)[GREEN:RED + 1]
+    counts = _histogram(cls_crop, holes)[GREEN:RED + 1].astype(np.int64)
     if skip_yellow:  # a pale yellow body: yellow holes are the body's own shading
         counts[YELLOW - GREEN] = 0
     if counts.max() <= 0.03 * n_in:
         return NONE, 0.0, (0.0, 0.0), ()
     mark = int(GREEN + counts.argmax())
-    m = cv2.moments(cv2.bitwise_and(holes, cv2.compare(cls_crop, mark, cv2.CMP_EQ)), True)
+    in_mark = cv2.bitwise_and(holes, cv2.compare(cls_crop, mark, cv2.CMP_EQ))
+    m = cv2.moments(in_mark, True)
     spots = []
     for code in (GREEN, YELLOW, RED):
         if counts[code - GREEN] > 0.03 * n_in:
-            _, _, stats, cents = components(
-                cv2.bitwise_and(holes, cv2.compare(cls_crop, code, cv2.CMP_EQ)))
+            _, _, stats, cents = components(in_mark if code == mark else
+                                            cv2.bitwise_and(holes, cv2.compare(cls_crop, code,
+                                                                               cv2.CMP_EQ)))
             spots += [(code, float(cx), float(cy), float(st[4] / n_in))
                       for (cx, cy), st in zip(cents[1:], stats[1:]) if st[4] >= 0.03 * n_in]
     return mark, float(counts.max()), (m["m10"] / m["m00"], m["m01"] / m["m00"]), tuple(spots)
