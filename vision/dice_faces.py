@@ -210,7 +210,6 @@ def percentile(values: np.ndarray, q: float) -> float:
     return float(np.partition(values, k)[k])
 
 
-
 def gradient(hsv_roi: np.ndarray, planes: tuple | None = None) -> np.ndarray:
     """Per-pixel contrast: the larger 3x3 morphological gradient of value and saturation,
     doubled (about what a Sobel filter gives on a clean step), as uint8; ``planes`` is

@@ -50,7 +50,11 @@ def bright_cores(runs: list[Run], value: np.ndarray, core: float = 0.8) -> list[
     ----------
     runs : the runs, each with the mask it was traced on
     value : ndarray (H, W), uint8, the ROI's brightness (HSV value), contiguous
-    core : share of the run's 85th brightness percentile a core pixel reaches
+    core : share (0-1) of the run's 85th brightness percentile a core pixel reaches
+
+    Returns
+    -------
+    list of Core, one per run in the order given
     """
     if not runs:
         return []
