@@ -1,0 +1,92 @@
+"""Dice reader speed, A/B: an earlier ``vision`` package against this checkout's, frame by frame.
+
+    .venv/bin/python bench/ab_dice.py DIR [--big] [--repeat N]
+
+DIR holds an earlier ``vision/`` (e.g. ``git archive main vision | tar -x -C DIR``). Both
+readers are loaded in one process (the earlier one renamed ``vision_base`` in a temporary
+copy) and read the same bench frames in turn, so a busy machine slows both alike: the
+median over the frames of each frame's quickest of ``--repeat`` reads (CPU time, one
+OpenCV thread). The frames are bench_dice.py's: every fourth 640x480 suite image (84),
+or with ``--big`` the 1280x960 ones (42).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENES = ROOT / "tests" / "data" / "dice-scenes"
+
+
+def _renamed_copy(src: Path, dest: Path) -> None:
+    """Copy the package ``src`` (a ``vision/``) to ``dest/vision_base`` with its imports
+    of ``vision`` renamed."""
+    target = dest / "vision_base"
+    shutil.copytree(src, target)
+    for py in target.glob("*.py"):
+        text = py.read_text(encoding="utf-8")
+        text = re.sub(r"\bfrom vision\b", "from vision_base", text)
+        text = re.sub(r"\bimport vision\.", "import vision_base.", text)
+        py.write_text(text, encoding="utf-8")
+
+
+def _frames(big: bool) -> list:
+    from vision.imageio import read_image
+
+    labels = json.loads((SCENES / "labels.json").read_text())["images"]
+    frames = [read_image(SCENES / img) for img in labels]
+    small = [f for f in frames if f.shape[1] == 640][::4]
+    if not big:
+        return small
+    return ([cv2.resize(f, (1280, 960), interpolation=cv2.INTER_LINEAR) for f in small[::3]]
+            + [f for f in frames if f.shape[1] == 1280])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dir", help="folder holding the earlier vision/ package")
+    ap.add_argument("--big", action="store_true", help="1280x960 frames")
+    ap.add_argument("--repeat", type=int, default=5, help="reads per frame and reader")
+    args = ap.parse_args()
+    src = Path(args.dir) / "vision"
+    if not (src / "dice.py").is_file():
+        print(f"no vision/dice.py in {args.dir}", file=sys.stderr)
+        return 2
+    cv2.setNumThreads(1)
+    with tempfile.TemporaryDirectory() as tmp:
+        _renamed_copy(src, Path(tmp))
+        sys.path[:0] = [str(ROOT), tmp]
+        from vision.dice import read_dice as new
+        from vision_base.dice import read_dice as old
+
+        before, after = [], []
+        for frame in _frames(args.big):
+            a, b = [], []
+            for _ in range(args.repeat):
+                t = time.process_time()
+                old(frame)
+                a.append(time.process_time() - t)
+                t = time.process_time()
+                new(frame)
+                b.append(time.process_time() - t)
+            before.append(min(a))
+            after.append(min(b))
+    ma, mb = statistics.median(before), statistics.median(after)
+    print(f"{len(before)} frames, median of each frame's quickest of {args.repeat} reads: "
+          f"{1000 * ma:.2f} ms ({args.dir}) -> {1000 * mb:.2f} ms (this checkout), "
+          f"ratio {mb / ma:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
