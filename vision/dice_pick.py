@@ -70,8 +70,10 @@ def is_table_like(face: Face, table_bgr: np.ndarray,
     """True for a shadow or a blotch of the cloth, not a die: a face with no pips or mark,
     no brighter than the table around it, and of the table's colour there or one of the
     table's dominant colours (``table_colour``, e.g. a square of a checkered cloth; a
-    callable is asked only when the answer depends on it)."""
-    if has_pips(face):
+    callable is asked only when the answer depends on it). A mark ringed all round by
+    the light body measured around it is a light die's, even of the cloth's colour (a
+    cloth square meets the next squares of its colour at its corners)."""
+    if has_pips(face) or (face.body > 0 and face.ring >= 0.9):
         return False
     return is_table_tint(face.bgr, table_bgr, table_colour)
 
