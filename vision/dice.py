@@ -142,12 +142,16 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge,
                           drop=lambda f: is_cloth_square(f, grid, params, model, side))
+    doubtful = [t for t in tops if pick.is_doubtful_top(t)]  # they yield to dice found
+    tops = [t for t in tops if not pick.is_doubtful_top(t)]  # otherwise (below)
     dice = [_die(f, scale) for f in tops] + _blob_dice(
         mask, contours, work, side, tops, params, scale, grid,
         table_v=lambda c: float(_table_at(table, c, step).max()), half=half,
         is_table=lambda bgr, c: pick.is_table_tint(bgr, _table_at(table, c, step), lambda: (
             is_table_colour(bgr, threshold=params.fg_threshold, model=model))))
     dice += _pip_dice(work, side, dice, scale, params)
+    dice += [_die(f, scale) for f in pick.unclaimed(
+        doubtful, [(d.centre[0] * scale, d.centre[1] * scale) for d in dice], side)]
     dice = [d for d in dice if not _inside(thin, (d.centre[0] * scale, d.centre[1] * scale))]
     return DiceReading.from_dice(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])))
 

@@ -40,6 +40,21 @@ def is_top_shaped(face: Face, top_area: float | None, *, max_aspect: float,
     return True
 
 
+def is_doubtful_top(face: Face) -> bool:
+    """True for a ragged run of a Toss Up colour taken whole (it had no bright core): a
+    top face in poor light, or a die's side face run into its shadow where the top, of
+    the cloth's colour, was missed; a die found there by other means (its pips) wins."""
+    return face.whole and face.cls in CLASS_NAMES and face.corners > 1.7
+
+
+def unclaimed(faces: list[Face], centres: list[tuple[float, float]],
+              side: float) -> list[Face]:
+    """The faces with none of the ``centres`` (x, y) of dice found otherwise nearer than
+    the gap ``_same_die`` allows between two dice's tops."""
+    return [f for f in faces if all(
+        np.hypot(f.centre[0] - x, f.centre[1] - y) > 0.72 * side for x, y in centres)]
+
+
 def _chroma(face: Face) -> float:
     """(max - min) / max of the face's mean BGR colour: 0 grey .. 1 fully saturated."""
     hi = max(face.bgr)
@@ -234,6 +249,8 @@ def _same_die(top: Face, other: Face, side: float) -> bool:
         return True
     if top.mark != NONE and other.mark != NONE and gap <= 0.85 * side:
         return True  # two marks closer than two dice lying apart: a top and a side mark
+    if is_doubtful_top(other) and gap < side and other.value < top.value:
+        return True  # a darker ragged run nearer than two dice's tops lie: side and shadow
     if _extent(other) >= 0.75 * _extent(top) or other.value >= 0.95 * top.value:
         return False
     other_box = die_box(other)
