@@ -41,10 +41,11 @@ def is_top_shaped(face: Face, top_area: float | None, *, max_aspect: float,
 
 
 def is_doubtful_top(face: Face) -> bool:
-    """True for a ragged run of a Toss Up colour taken whole (it had no bright core): a
-    top face in poor light, or a die's side face run into its shadow where the top, of
-    the cloth's colour, was missed; a die found there by other means (its pips) wins."""
-    return face.whole and face.cls in CLASS_NAMES and face.corners > 1.7
+    """True for a ragged run taken whole (it had no bright core) of a Toss Up colour or
+    around a mark of one: a top face in poor light, or a die's side face run into its
+    shadow where the top, of the cloth's colour, was missed; a die found there by other
+    means (its pips) wins."""
+    return face.whole and (face.cls in CLASS_NAMES or face.mark != NONE) and face.corners > 1.7
 
 
 def unclaimed(faces: list[Face], centres: list[tuple[float, float]],

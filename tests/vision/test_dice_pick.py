@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.dice import read_dice
-from vision.dice_faces import GREEN, LIGHT, RED, Face
+from vision.dice_faces import GREEN, GREY, LIGHT, RED, Face
 from vision.dice_pick import is_doubtful_top, is_table_like, pick_tops, unclaimed
 from vision.imageio import read_image
 
@@ -51,6 +51,7 @@ def test_a_ragged_run_taken_whole_is_doubtful():
     assert not is_doubtful_top(_ragged_run(whole=False))  # it had a bright core
     assert not is_doubtful_top(_ragged_run(corners=1.45))  # a die's rounded square
     assert not is_doubtful_top(_ragged_run(cls=LIGHT))
+    assert is_doubtful_top(_ragged_run(cls=GREY, mark=GREEN))  # a shaded side's mark
 
 
 def test_a_darker_ragged_run_nearer_than_two_dice_can_lie_is_a_side_face():
