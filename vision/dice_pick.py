@@ -244,7 +244,8 @@ def _extent(face: Face) -> float:
 def _same_die(top: Face, other: Face, side: float) -> bool:
     """True when ``other`` is too close to ``top`` to be another die's top face: nearer
     than a die's width, or a smaller, darker face lying against it (a side face in a
-    tilted view)."""
+    tilted view), or a smaller ragged one, however bright (a piece of the cloth the
+    die's outline cuts off)."""
     gap = np.hypot(top.centre[0] - other.centre[0], top.centre[1] - other.centre[1])
     if gap <= 0.72 * side:
         return True
@@ -252,7 +253,8 @@ def _same_die(top: Face, other: Face, side: float) -> bool:
         return True  # two marks closer than two dice lying apart: a top and a side mark
     if is_doubtful_top(other) and gap < side and other.value < top.value:
         return True  # a darker ragged run nearer than two dice's tops lie: side and shadow
-    if _extent(other) >= 0.75 * _extent(top) or other.value >= 0.95 * top.value:
+    if _extent(other) >= 0.75 * _extent(top) or (
+            other.value >= 0.95 * top.value and other.corners <= 1.8):
         return False
     other_box = die_box(other)
     short = min(np.linalg.norm(other_box[1] - other_box[0]), np.linalg.norm(other_box[2] - other_box[1]))

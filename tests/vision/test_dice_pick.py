@@ -80,3 +80,15 @@ def test_a_side_face_does_not_hide_the_top_found_by_its_pips():
     assert reading.counts() == (0, 0, 1, 0)
     (die,) = reading.dice
     assert abs(die.centre[0] - 79) < 6 and abs(die.centre[1] - 43) < 6
+
+
+def test_a_smaller_ragged_face_lying_against_a_top_is_cut_off_by_it():
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    top = _face(value=120.0)
+    box = np.array([[116, 92], [128, 92], [128, 108], [116, 108]], np.float32)
+    # a bright red piece of a check beside a green die, its outline ragged
+    piece = _face(cls=RED, bgr=(60.0, 60.0, 170.0), area=500.0, centre=(122.0, 100.0),
+                  box=box, aspect=1.33, value=170.0, corners=2.1, whole=False)
+    assert [t.cls for t in pick_tops([top, piece], 30.0, **kw)] == [GREEN]
+    square = _face(**{**piece.__dict__, "corners": 1.4})  # a die's rounded square
+    assert len(pick_tops([top, square], 30.0, **kw)) == 2
