@@ -244,12 +244,19 @@ def _inside(outlines: list[np.ndarray], point: tuple[float, float]) -> bool:
 
 
 def _die_side(found: list[faces_.Face], params: DiceParams, guess: float) -> float:
-    """Die edge length (working pixels) from the face candidates, else the blob guess."""
+    """Die edge length (working pixels) from the face candidates, else the blob guess.
+    When the median is under half the upper quartile, the sizes fall apart in two groups:
+    the small ones are pieces (a die of the cloth's colour broken up by its pips), and
+    the median of the big ones is taken."""
     sides = [np.sqrt(f.area) for f in found
              if pick.is_top_shaped(f, None, max_aspect=params.max_aspect, min_fill=params.min_fill)
              and f.ring < 0.5 and f.edge >= params.min_edge and f.body == 0]
     sides += [f.body for f in found if f.body > 0]
-    return float(np.median(sides)) if sides else guess
+    if not sides:
+        return guess
+    side, upper = float(np.median(sides)), float(np.percentile(sides, 75))
+    return side if side >= 0.5 * upper else float(np.median([s for s in sides
+                                                             if s >= 0.5 * upper]))
 
 
 def _die(face: faces_.Face, scale: float) -> Die:
