@@ -51,9 +51,9 @@ def is_doubtful_top(face: Face) -> bool:
 def unclaimed(faces: list[Face], centres: list[tuple[float, float]],
               side: float) -> list[Face]:
     """The faces with none of the ``centres`` (x, y) of dice found otherwise nearer than
-    the gap ``_same_die`` allows between two dice's tops."""
+    a die's edge ``side`` (two dice's tops cannot lie closer)."""
     return [f for f in faces if all(
-        np.hypot(f.centre[0] - x, f.centre[1] - y) > 0.72 * side for x, y in centres)]
+        np.hypot(f.centre[0] - x, f.centre[1] - y) >= side for x, y in centres)]
 
 
 def _chroma(face: Face) -> float:

@@ -70,6 +70,7 @@ def test_a_doubtful_face_yields_to_a_die_found_there_otherwise():
     face = _ragged_run()
     assert unclaimed([face], [(300.0, 300.0)], 30.0) == [face]
     assert unclaimed([face], [(95.0, 120.0)], 30.0) == []
+    assert unclaimed([face], [(103.0, 152.0)], 30.0) == []  # closer than a die's edge
 
 
 def test_a_side_face_does_not_hide_the_top_found_by_its_pips():
