@@ -138,7 +138,8 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     if side_hint:
         side = side_hint * scale
     else:
-        side = _die_side(found, params, side)
+        side = pick.die_side(found, side, max_aspect=params.max_aspect,
+                             min_fill=params.min_fill, min_edge=params.min_edge)
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge,
                           drop=lambda f: is_cloth_square(f, grid, params, model, side))
@@ -241,22 +242,6 @@ def _thin_blobs(contours: tuple, side: float) -> list[np.ndarray]:
 def _inside(outlines: list[np.ndarray], point: tuple[float, float]) -> bool:
     """True when the point (x, y) lies inside one of the outlines."""
     return any(cv2.pointPolygonTest(c, point, False) >= 0 for c in outlines)
-
-
-def _die_side(found: list[faces_.Face], params: DiceParams, guess: float) -> float:
-    """Die edge length (working pixels) from the face candidates, else the blob guess.
-    When the median is under half the upper quartile, the sizes fall apart in two groups:
-    the small ones are pieces (a die of the cloth's colour broken up by its pips), and
-    the median of the big ones is taken."""
-    sides = [np.sqrt(f.area) for f in found
-             if pick.is_top_shaped(f, None, max_aspect=params.max_aspect, min_fill=params.min_fill)
-             and f.ring < 0.5 and f.edge >= params.min_edge and f.body == 0]
-    sides += [f.body for f in found if f.body > 0]
-    if not sides:
-        return guess
-    side, upper = float(np.median(sides)), float(np.percentile(sides, 75))
-    return side if side >= 0.5 * upper else float(np.median([s for s in sides
-                                                             if s >= 0.5 * upper]))
 
 
 def _die(face: faces_.Face, scale: float) -> Die:

@@ -56,6 +56,26 @@ def unclaimed(faces: list[Face], centres: list[tuple[float, float]],
         np.hypot(f.centre[0] - x, f.centre[1] - y) >= side for x, y in centres)]
 
 
+def die_side(found: list[Face], guess: float, *, max_aspect: float, min_fill: float,
+             min_edge: float) -> float:
+    """Die edge length (pixels) from the face candidates, else the blob ``guess``.
+
+    Crisp top-shaped faces vote with the root of their area, marks with their body's
+    edge, and the median wins; when it is under half the upper quartile, the sizes fall
+    apart in two groups: the small ones are pieces (a die of the cloth's colour broken
+    up by its pips), and the median of the big ones is taken.
+    """
+    sides = [float(np.sqrt(f.area)) for f in found
+             if is_top_shaped(f, None, max_aspect=max_aspect, min_fill=min_fill)
+             and f.ring < 0.5 and f.edge >= min_edge and f.body == 0]
+    sides += [f.body for f in found if f.body > 0]
+    if not sides:
+        return guess
+    side, upper = float(np.median(sides)), float(np.percentile(sides, 75))
+    return side if side >= 0.5 * upper else float(np.median([s for s in sides
+                                                             if s >= 0.5 * upper]))
+
+
 def _chroma(face: Face) -> float:
     """(max - min) / max of the face's mean BGR colour: 0 grey .. 1 fully saturated."""
     hi = max(face.bgr)
