@@ -30,7 +30,8 @@ from vision import dice_blobs as blobs_
 from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration
-from vision.dice_cloth import is_cloth_square
+from vision.dice_cells import cloth_dice
+from vision.dice_cloth import is_cloth_square, table_classes
 from vision.dice_marks import find_marks
 from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
@@ -138,16 +139,22 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     if side_hint:
         side = side_hint * scale
     else:
-        side = _die_side(found, params, side)
+        side = pick.die_side(found, side, max_aspect=params.max_aspect,
+                             min_fill=params.min_fill, min_edge=params.min_edge)
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge,
                           drop=lambda f: is_cloth_square(f, grid, params, model, side))
+    doubtful = [t for t in tops if pick.is_doubtful_top(t)]  # they yield to dice found
+    tops = [t for t in tops if not pick.is_doubtful_top(t)]  # otherwise (below)
     dice = [_die(f, scale) for f in tops] + _blob_dice(
         mask, contours, work, side, tops, params, scale, grid,
         table_v=lambda c: float(_table_at(table, c, step).max()), half=half,
+        cloth={c for c in table_classes(model, params) if c in faces_.CLASS_NAMES},
         is_table=lambda bgr, c: pick.is_table_tint(bgr, _table_at(table, c, step), lambda: (
             is_table_colour(bgr, threshold=params.fg_threshold, model=model))))
     dice += _pip_dice(work, side, dice, scale, params)
+    dice += [_die(f, scale) for f in pick.unclaimed(
+        doubtful, [(d.centre[0] * scale, d.centre[1] * scale) for d in dice], side)]
     dice = [d for d in dice if not _inside(thin, (d.centre[0] * scale, d.centre[1] * scale))]
     return DiceReading.from_dice(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])))
 
@@ -192,21 +199,25 @@ def _blob_dice(mask: np.ndarray, contours: tuple, work: np.ndarray, side: float,
                params: DiceParams, scale: float, grid: float | None,
                table_v: Callable[[tuple[float, float]], float],
                half: np.ndarray | None = None,
-               is_table: Callable[[tuple, tuple[float, float]], bool] | None = None
-               ) -> list[Die]:
+               is_table: Callable[[tuple, tuple[float, float]], bool] | None = None,
+               cloth: set[int] | None = None) -> list[Die]:
     """Dice seen only as a clean die-sized square blob (no top face found in it), or as a
     peak of a blob of several touching dice; ``table_v`` gives the table's brightness
     (0-255) at a point (x, y); ``contours`` are the outlines of ``mask``'s blobs;
     ``half`` is ``work`` at half size, if at hand;
-    ``is_table`` tells a table colour (BGR) at a point for the piles' peaks."""
+    ``is_table`` tells a table colour (BGR) at a point for the piles' peaks; ``cloth``
+    holds the table's Toss Up colour classes (dice of them: ``dice_cells``)."""
     out: list[Die] = []
     taken = [t.centre for t in tops]
     found = blobs_.square_blobs(mask, work, side, taken, grid=grid, contours=contours)
     # the same on outlines drawn by edges: a die of the table's own colour
     taken += [c for _, c, _, _ in found]
+    edges = blobs_.half_edges(work, half)
     found += blobs_.square_blobs(
-        blobs_.edge_mask(work, half), work, side, taken, grid=grid, min_corners=1.25,
+        blobs_.edge_mask(work, edges=edges), work, side, taken, grid=grid, min_corners=1.25,
         plain_die=lambda box, hsv, at: blobs_.is_plain_die(box, hsv, at, mask, params))
+    found += cloth_dice(mask, edges, work, side, taken + [c for _, c, _, _ in found],
+                        cloth or set(), params=params, grid=grid)
     # dice lying against each other (or against their shadows): one blob, several peaks
     found += pile_dice(mask, work, side, taken + [c for _, c, _, _ in found], table_v=table_v,
                        is_table=is_table, contours=contours)
@@ -237,15 +248,6 @@ def _thin_blobs(contours: tuple, side: float) -> list[np.ndarray]:
 def _inside(outlines: list[np.ndarray], point: tuple[float, float]) -> bool:
     """True when the point (x, y) lies inside one of the outlines."""
     return any(cv2.pointPolygonTest(c, point, False) >= 0 for c in outlines)
-
-
-def _die_side(found: list[faces_.Face], params: DiceParams, guess: float) -> float:
-    """Die edge length (working pixels) from the face candidates, else the blob guess."""
-    sides = [np.sqrt(f.area) for f in found
-             if pick.is_top_shaped(f, None, max_aspect=params.max_aspect, min_fill=params.min_fill)
-             and f.ring < 0.5 and f.edge >= params.min_edge and f.body == 0]
-    sides += [f.body for f in found if f.body > 0]
-    return float(np.median(sides)) if sides else guess
 
 
 def _die(face: faces_.Face, scale: float) -> Die:

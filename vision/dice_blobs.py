@@ -157,13 +157,22 @@ _RIM = 1.16  # a plain die's rim: its box grown 8% of its edge out on each side
 _RIM_SHARE = (0.2, 0.85)  # ... the share of it its side faces and shadow cover
 
 
-def edge_mask(work: np.ndarray, half: np.ndarray | None = None) -> np.ndarray:
-    """Regions closed by sharp edges (0/255): a die's outline even where its colour is
-    the table's; ``half`` is ``work`` already shrunk to half size (INTER_AREA), if at hand."""
+def half_edges(work: np.ndarray, half: np.ndarray | None = None) -> np.ndarray:
+    """Sharp edges (Canny on grey, 0/255) of ``work`` at half size; ``half`` is ``work``
+    already shrunk to half size (INTER_AREA), if at hand."""
     h, w = work.shape[:2]
     if half is None:
         half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)  # quicker
-    edges = cv2.Canny(cv2.cvtColor(half, cv2.COLOR_BGR2GRAY), 50, 120)
+    return cv2.Canny(cv2.cvtColor(half, cv2.COLOR_BGR2GRAY), 50, 120)
+
+
+def edge_mask(work: np.ndarray, half: np.ndarray | None = None, *,
+              edges: np.ndarray | None = None) -> np.ndarray:
+    """Regions closed by sharp edges (0/255): a die's outline even where its colour is
+    the table's; ``half`` is ``work`` already shrunk to half size (INTER_AREA), if at
+    hand, ``edges`` its ``half_edges``."""
+    h, w = work.shape[:2]
+    edges = half_edges(work, half) if edges is None else edges
     filled = cv2.morphologyEx(fill_holes(edges), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return cv2.resize(filled, (w, h), interpolation=cv2.INTER_NEAREST)
 

@@ -40,6 +40,42 @@ def is_top_shaped(face: Face, top_area: float | None, *, max_aspect: float,
     return True
 
 
+def is_doubtful_top(face: Face) -> bool:
+    """True for a ragged run taken whole (it had no bright core) of a Toss Up colour or
+    around a mark of one: a top face in poor light, or a die's side face run into its
+    shadow where the top, of the cloth's colour, was missed; a die found there by other
+    means (its pips) wins."""
+    return face.whole and (face.cls in CLASS_NAMES or face.mark != NONE) and face.corners > 1.7
+
+
+def unclaimed(faces: list[Face], centres: list[tuple[float, float]],
+              side: float) -> list[Face]:
+    """The faces with none of the ``centres`` (x, y) of dice found otherwise nearer than
+    a die's edge ``side`` (two dice's tops cannot lie closer)."""
+    return [f for f in faces if all(
+        np.hypot(f.centre[0] - x, f.centre[1] - y) >= side for x, y in centres)]
+
+
+def die_side(found: list[Face], guess: float, *, max_aspect: float, min_fill: float,
+             min_edge: float) -> float:
+    """Die edge length (pixels) from the face candidates, else the blob ``guess``.
+
+    Crisp top-shaped faces vote with the root of their area, marks with their body's
+    edge, and the median wins; when it is under half the upper quartile, the sizes fall
+    apart in two groups: the small ones are pieces (a die of the cloth's colour broken
+    up by its pips), and the median of the big ones is taken.
+    """
+    sides = [float(np.sqrt(f.area)) for f in found
+             if is_top_shaped(f, None, max_aspect=max_aspect, min_fill=min_fill)
+             and f.ring < 0.5 and f.edge >= min_edge and f.body == 0]
+    sides += [f.body for f in found if f.body > 0]
+    if not sides:
+        return guess
+    side, upper = float(np.median(sides)), float(np.percentile(sides, 75))
+    return side if side >= 0.5 * upper else float(np.median([s for s in sides
+                                                             if s >= 0.5 * upper]))
+
+
 def _chroma(face: Face) -> float:
     """(max - min) / max of the face's mean BGR colour: 0 grey .. 1 fully saturated."""
     hi = max(face.bgr)
@@ -70,8 +106,10 @@ def is_table_like(face: Face, table_bgr: np.ndarray,
     """True for a shadow or a blotch of the cloth, not a die: a face with no pips or mark,
     no brighter than the table around it, and of the table's colour there or one of the
     table's dominant colours (``table_colour``, e.g. a square of a checkered cloth; a
-    callable is asked only when the answer depends on it)."""
-    if has_pips(face):
+    callable is asked only when the answer depends on it). A mark ringed all round by
+    the light body measured around it is a light die's, even of the cloth's colour (a
+    cloth square meets the next squares of its colour at its corners)."""
+    if has_pips(face) or (face.body > 0 and face.ring >= 0.9):
         return False
     return is_table_tint(face.bgr, table_bgr, table_colour)
 
@@ -226,13 +264,17 @@ def _extent(face: Face) -> float:
 def _same_die(top: Face, other: Face, side: float) -> bool:
     """True when ``other`` is too close to ``top`` to be another die's top face: nearer
     than a die's width, or a smaller, darker face lying against it (a side face in a
-    tilted view)."""
+    tilted view), or a smaller ragged one, however bright (a piece of the cloth the
+    die's outline cuts off)."""
     gap = np.hypot(top.centre[0] - other.centre[0], top.centre[1] - other.centre[1])
     if gap <= 0.72 * side:
         return True
     if top.mark != NONE and other.mark != NONE and gap <= 0.85 * side:
         return True  # two marks closer than two dice lying apart: a top and a side mark
-    if _extent(other) >= 0.75 * _extent(top) or other.value >= 0.95 * top.value:
+    if is_doubtful_top(other) and gap < side and other.value < top.value:
+        return True  # a darker ragged run nearer than two dice's tops lie: side and shadow
+    if _extent(other) >= 0.75 * _extent(top) or (
+            other.value >= 0.95 * top.value and other.corners <= 1.8):
         return False
     other_box = die_box(other)
     short = min(np.linalg.norm(other_box[1] - other_box[0]), np.linalg.norm(other_box[2] - other_box[1]))

@@ -1,0 +1,55 @@
+"""Dice of the cloth's own colour found by the edges round their tops (``dice_cells``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+import cv2
+
+from vision.dice import read_dice
+from vision.dice_cells import cell_outlines, is_lit_top
+from vision.imageio import read_image
+
+SCENES = Path(__file__).resolve().parents[1] / "data" / "dice-scenes"
+
+
+def _outline(edges: np.ndarray, centre: tuple[float, float], side: float, angle: float) -> None:
+    """Draw a square's outline (one pixel wide) into ``edges`` in place."""
+    box = cv2.boxPoints((centre, (side, side), angle))
+    cv2.polylines(edges, [np.round(box).astype(np.int32)], True, 255, 1)
+
+
+def test_regions_closed_by_edges_near_the_foreground_are_candidate_tops():
+    edges = np.zeros((120, 160), np.uint8)
+    near = np.full_like(edges, 255)
+    _outline(edges, (40.0, 60.0), 12.0, 20.0)  # a die's top at half size: 24 pixels
+    (cell,) = cell_outlines(edges, 24.0, near)
+    assert abs(cell[:, 0, 0].mean() - 80) < 4 and abs(cell[:, 0, 1].mean() - 120) < 4
+    assert cell_outlines(edges, 24.0, np.zeros_like(near)) == ()  # far from the dice
+    assert cell_outlines(edges, 24.0, near, grid=20.0) == ()  # turned like the cloth
+    assert cell_outlines(edges, 48.0, near) == ()  # a quarter of a die
+    for x in (80.0, 100.0, 120.0):  # squares alike in turn and size: a check
+        _outline(edges, (x, 60.0), 12.0, 20.0)
+    assert cell_outlines(edges, 24.0, near) == ()
+
+
+def test_a_top_face_is_lit_better_than_what_lies_around_it():
+    frame = np.full((100, 100, 3), (40, 150, 50), np.uint8)  # green felt
+    box = cv2.boxPoints(((50.0, 50.0), (20.0, 20.0), 15.0))
+    lit = frame.copy()
+    cv2.fillConvexPoly(lit, np.round(box).astype(np.int32), (44, 165, 55))
+    assert is_lit_top(lit, box)
+    shade = frame.copy()  # a patch of the felt in a die's shadow
+    cv2.fillConvexPoly(shade, np.round(box).astype(np.int32), (25, 95, 30))
+    assert not is_lit_top(shade, box)
+
+
+def test_a_plain_die_of_the_felts_green_is_found_by_the_edges_round_its_top():
+    # a plain green die on green felt: its top differs from the felt by a few hue
+    # steps; its dark rim and its red and yellow side faces close it all round
+    reading = read_dice(read_image(SCENES / "img" / "0081.jpg")[:120, 180:360])
+    assert reading.counts() == (1, 1, 0, 0)
+    green = [d for d in reading.dice if d.colour == "green"]
+    assert abs(green[0].centre[0] - 92) < 6 and abs(green[0].centre[1] - 45) < 6

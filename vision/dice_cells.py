@@ -1,0 +1,123 @@
+"""Dice of the cloth's own colour: top faces closed all round by sharp edges.
+
+A plain red die on a red cloth (a green one on green felt) differs from the cloth by a
+few hue steps at most, so neither the foreground nor the face finder closes its top,
+and its outline as a whole (top, side faces and shadow) need not close in the edge mask
+either. Its top is still ringed by sharp edges: its dark rim where the camera sees no
+side face, the side faces' edges elsewhere. So the regions closed all round by edges
+near the foreground blobs are candidate tops (``cell_outlines``). Such a region is a
+die when it is a die-sized square of a Toss Up colour the cloth has too, with the die's
+side faces and shadow on part of its rim (``dice_blobs.is_plain_die``), and when it is
+lit like a top face: brighter than three quarters of what lies around it (its side
+faces, its shadow, the cloth), where a patch of cloth closed in between a die, its
+shadow and the wood grain is not (``is_lit_top``). Points are (x, y) working pixels.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+import cv2
+
+from vision import dice_blobs as blobs_
+from vision import dice_faces as faces_
+
+if TYPE_CHECKING:
+    from vision.dice import DiceParams
+
+
+def cloth_dice(mask: np.ndarray, edges: np.ndarray, work: np.ndarray, side: float,
+               taken: list[tuple[float, float]], cloth: set[int], *, params: DiceParams,
+               grid: float | None = None
+               ) -> list[tuple[np.ndarray, tuple[float, float], np.ndarray, tuple[int, int]]]:
+    """Plain dice of one of the cloth's colour classes ``cloth``, closed by edges.
+
+    Parameters
+    ----------
+    mask : foreground mask (0/255) at the working size
+    edges : sharp edges of ``work`` at half size (``dice_blobs.half_edges``)
+    work : BGR working image
+    side : die edge length in working pixels
+    taken : centres (x, y) of the dice already found
+    cloth : the Toss Up colour classes (``dice_faces``) of the table's dominant colours
+    params : the reader's ``DiceParams`` (colour classes)
+    grid : turn (degrees) of a checkered cloth's grid, or None
+
+    Returns
+    -------
+    list of (box, centre, hsv, origin) as ``dice_blobs.square_blobs`` gives them
+    """
+    if not cloth:
+        return []
+    near = cv2.resize(mask, (edges.shape[1], edges.shape[0]), interpolation=cv2.INTER_NEAREST)
+    near = cv2.dilate(near, np.ones((int(side) | 1, int(side) | 1), np.uint8))
+    cells = cell_outlines(edges, side, near, grid=grid)
+    return blobs_.square_blobs(
+        mask, work, side, taken, grid=grid, min_corners=1.17, min_pips=float("inf"),
+        plain_die=lambda box, hsv, at: (
+            _colour(box, hsv, at, params) in cloth and is_lit_top(work, box)
+            and blobs_.is_plain_die(box, hsv, at, mask, params)),
+        contours=cells)
+
+
+def cell_outlines(edges: np.ndarray, side: float, near: np.ndarray, *,
+                  grid: float | None = None) -> tuple:
+    """Outlines (working pixels, twice ``edges``'s) of the regions of 0.5 to 1.9 die
+    areas (as ``dice_blobs.square_blobs`` asks) closed all round by the sharp ``edges``
+    (0/255 at half size; gaps of a pixel closed) inside ``near`` (0/255, the same size:
+    the foreground grown by half a die; ``side`` in working pixels). Squares of a checkered cloth are left out:
+    those turned like its ``grid`` (degrees), and any four or more alike in turn and
+    size (dice land at random turns)."""
+    edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, hierarchy = cv2.findContours(cv2.bitwise_and(edges, near), cv2.RETR_CCOMP,
+                                           cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return ()
+    die = (side / 2) ** 2
+    cells = [c for c, (_, _, _, parent) in zip(contours, hierarchy[0])
+             if parent >= 0 and len(c) >= 4 and 0.5 * die <= cv2.contourArea(c) <= 1.9 * die]
+    if not cells:
+        return ()
+    rects = [cv2.minAreaRect(c) for c in cells]
+    turn = np.array([r[2] % 90 for r in rects])
+    size = np.array([r[1][0] * r[1][1] for r in rects])
+    like = ((np.abs((turn[:, None] - turn[None, :] + 45) % 90 - 45) <= 5)
+            & (size[:, None] >= 0.7 * size[None, :]) & (size[:, None] <= size[None, :] / 0.7))
+    keep = like.sum(axis=1) < 4
+    if grid is not None:
+        keep &= np.abs((turn - grid + 45) % 90 - 45) > 5
+    return tuple(c * 2 for c, k in zip(cells, keep) if k)
+
+
+def is_lit_top(work: np.ndarray, box: np.ndarray) -> bool:
+    """True when the middle of ``box`` (4, 2) is brighter (largest channel) than three
+    quarters of a ring around it (from 1.2 to 1.8 times the box about its centre): a
+    top face lit from above, not a patch of the cloth in a die's shade."""
+    c = box.mean(axis=0)
+    outer = (box - c) * 1.8 + c
+    x0, y0 = (int(v) for v in np.maximum(0, np.floor(outer.min(axis=0))))
+    x1, y1 = (int(v) for v in np.ceil(outer.max(axis=0)) + 1)
+    crop = work[y0:y1, x0:x1]
+    if crop.shape[0] < 4 or crop.shape[1] < 4:
+        return False
+    value = cv2.max(cv2.max(crop[..., 0], crop[..., 1]), crop[..., 2])
+    inner, ring = np.zeros(value.shape, np.uint8), np.zeros(value.shape, np.uint8)
+    at = np.array([x0, y0])
+    cv2.fillConvexPoly(inner, np.round((box - c) * 0.8 + c - at).astype(np.int32), 255)
+    cv2.fillConvexPoly(ring, np.round(outer - at).astype(np.int32), 255)
+    cv2.fillConvexPoly(ring, np.round((box - c) * 1.2 + c - at).astype(np.int32), 0)
+    middle, around = value[inner > 0], value[ring > 0]
+    if middle.size == 0 or around.size == 0:
+        return False
+    return float(np.median(middle)) > faces_.percentile(around, 75)
+
+
+def _colour(box: np.ndarray, hsv: np.ndarray, origin: tuple[int, int],
+            params: DiceParams) -> int:
+    """The colour class covering most of the middle of ``box``, ``hsv`` the crop at
+    ``origin`` (x, y)."""
+    cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
+                           light_value=params.light_value, min_value=params.min_value)
+    return blobs_.blob_colour(cls, box - np.asarray(origin))[0]
