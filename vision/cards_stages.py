@@ -20,7 +20,7 @@ from vision.cards_find import FindParams
 from vision.cards_keys import KeyParams
 from vision.cards_match import MatchParams
 from vision.cards_name import name_card
-from vision.cards_snap import edge_gradient, snap_quad
+from vision.cards_snap import edge_gradient, snap_quads
 from vision.deck import Deck
 from vision.results import CardSighting
 
@@ -243,9 +243,7 @@ def snap_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams,
         return stages
     gx, gy, scale = edges or edges_at(frame, params.find.work_side, halved)
     stages = sorted(stages, key=lambda c: float(c[0].min()))[:params.snap_best]
-    out: list[np.ndarray] = []
-    for c in stages:
-        out.append(snap_quad(c[1] * scale, gx, gy) / scale)
+    out = [q / scale for q in snap_quads([c[1] * scale for c in stages], gx, gy)]
     snapped = coarse_all(frame, out, deck, halved=halved)
     return [s if s[0].min() < c[0].min() else c for s, c in zip(snapped, stages)]
 
