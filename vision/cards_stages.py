@@ -10,6 +10,7 @@ restricts every comparison to what is seen of a card beneath.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -197,8 +198,13 @@ def fine_stage(frame: np.ndarray, coarse: tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 def name_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams, *,
-                usable: np.ndarray | None = None) -> list[tuple[CardSighting, Evidence]]:
-    """Run the fine stage on the outlines, closest first, skipping repeats of one card."""
+                usable: np.ndarray | None = None, fine: Callable | None = None
+                ) -> list[tuple[CardSighting, Evidence]]:
+    """Run the fine stage on the outlines, closest first, skipping repeats of one card.
+
+    ``fine`` stands in for :func:`fine_stage` (same arguments; the reader of a camera's
+    frames recalls what it named on an unchanged part of the table, ``cards_track``).
+    """
     found: list[tuple[CardSighting, Evidence]] = []
     tried: list[np.ndarray] = []
     named: list[np.ndarray] = []
@@ -212,7 +218,7 @@ def name_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams,
                 iou_quads(c[1], t) > 0.5 for t in named) or sum(
                 iou_quads(c[1], t) > 0.8 for t, _ in doubted) >= UNSURE_TRIES:
             continue
-        result = fine_stage(frame, c, deck, params.match, usable=usable)
+        result = (fine or fine_stage)(frame, c, deck, params.match, usable=usable)
         if result is not None and result[0].card_id is not None and any(
                 iou_quads(c[1], t) > 0.8 and g not in (None, result[0].card_id)
                 for t, g in doubted):
