@@ -190,6 +190,40 @@ def cells_of(feats: np.ndarray) -> np.ndarray:
         rows * cols, ch * cw * c)
 
 
+_BLUR_ROWS: dict[tuple[int, float], np.ndarray] = {}
+
+
+def _wide_blur(image: np.ndarray, sigma: float) -> np.ndarray:
+    """``cv2.GaussianBlur(image, (0, 0), sigma)`` of a small float32 (h, w) image, as two
+    matrix products (the kernel spans most of a rectified card: a 129-tap filter at the
+    fine size costs four times as much as the products)."""
+    h, w = image.shape
+    return (_blur_rows(h, sigma) @ image @ _blur_rows(w, sigma).T).astype(np.float32)
+
+
+def _blur_rows(n: int, sigma: float) -> np.ndarray:
+    """(n, n) float32: row i holds the Gaussian weights OpenCV gives each of n samples when
+    blurring sample i (its kernel size, borders reflected without repeating the edge)."""
+    key = (n, float(sigma))
+    hit = _BLUR_ROWS.get(key)
+    if hit is not None:
+        return hit
+    ksize = int(round(sigma * 8 + 1)) | 1
+    kernel = cv2.getGaussianKernel(ksize, sigma, cv2.CV_32F)[:, 0].astype(np.float64)
+    r = ksize // 2
+    src = np.arange(n)[:, None] + np.arange(-r, r + 1)[None]
+    period = 2 * (n - 1) if n > 1 else 1
+    src = np.abs(src) % period
+    src = np.where(src >= n, period - src, src)  # reflected about the edges (101)
+    out = np.zeros((n, n))
+    np.add.at(out, (np.repeat(np.arange(n), ksize), src.ravel()), np.tile(kernel, n))
+    if len(_BLUR_ROWS) > 16:
+        _BLUR_ROWS.clear()
+    _BLUR_ROWS[key] = out.astype(np.float32)
+    return _BLUR_ROWS[key]
+
+
+
 def fine_distance(query: np.ndarray, valid: np.ndarray, ref: np.ndarray, *,
                   keep: float) -> float:
     """:func:`robust_distance` of fine features (h, w, 3) to one aligned reference."""
@@ -346,36 +380,3 @@ def duel_contrast(query: np.ndarray, valid: np.ndarray, ref_a: np.ndarray, ref_b
             if err < best[0] and coef[0] > 0.2:
                 best = (err, float(coef[1] / coef[0]))
     return best[1]
-
-
-_BLUR_ROWS: dict[tuple[int, float], np.ndarray] = {}
-
-
-def _wide_blur(image: np.ndarray, sigma: float) -> np.ndarray:
-    """``cv2.GaussianBlur(image, (0, 0), sigma)`` of a small float32 (h, w) image, as two
-    matrix products (the kernel spans most of a rectified card: a 129-tap filter at the
-    fine size costs four times as much as the products)."""
-    h, w = image.shape
-    return (_blur_rows(h, sigma) @ image @ _blur_rows(w, sigma).T).astype(np.float32)
-
-
-def _blur_rows(n: int, sigma: float) -> np.ndarray:
-    """(n, n) float32: row i holds the Gaussian weights OpenCV gives each of n samples when
-    blurring sample i (its kernel size, borders reflected without repeating the edge)."""
-    key = (n, float(sigma))
-    hit = _BLUR_ROWS.get(key)
-    if hit is not None:
-        return hit
-    ksize = int(round(sigma * 8 + 1)) | 1
-    kernel = cv2.getGaussianKernel(ksize, sigma, cv2.CV_32F)[:, 0].astype(np.float64)
-    r = ksize // 2
-    src = np.arange(n)[:, None] + np.arange(-r, r + 1)[None]
-    period = 2 * (n - 1) if n > 1 else 1
-    src = np.abs(src) % period
-    src = np.where(src >= n, period - src, src)  # reflected about the edges (101)
-    out = np.zeros((n, n))
-    np.add.at(out, (np.repeat(np.arange(n), ksize), src.ravel()), np.tile(kernel, n))
-    if len(_BLUR_ROWS) > 16:
-        _BLUR_ROWS.clear()
-    _BLUR_ROWS[key] = out.astype(np.float32)
-    return _BLUR_ROWS[key]
