@@ -17,6 +17,8 @@ be told from its look-alike is returned as unsure (``card_id`` None).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from vision.cards_find import find_card_quads
@@ -57,9 +59,12 @@ def read_cards(frame: np.ndarray, deck: Deck, *, params: CardParams = CardParams
 
 
 def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]], *,
-               params: CardParams = CardParams()) -> CardReading:
+               params: CardParams = CardParams(), fine: Callable | None = None
+               ) -> CardReading:
     """:func:`read_cards` with the keypoint outlines already found (``cards_keys``; the
-    reader of a camera's frames in turn, ``cards_track``, finds them on what changed)."""
+    reader of a camera's frames in turn, ``cards_track``, finds them on what changed, and
+    names the outlines through ``fine``, :func:`cards_stages.fine_stage` or a stand-in
+    that recalls the cards it named on an unchanged part of the table)."""
     gate = params.match.max_distance
     quads = find_card_quads(frame, deck.aspect, params=params.find)
     halved = halve(frame)  # the coarse ranking's view of a large frame, made once
@@ -68,7 +73,7 @@ def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]
     # the edge gradients outlines are snapped onto, made once when there is one to snap
     edges = edges_at(frame, params.find.work_side, halved) if promising or keyed else None
     stages = snap_stages(frame, promising, deck, params, halved=halved, edges=edges)
-    found = suppress(name_stages(frame, stages, deck, params), params.same_card_iou)
+    found = suppress(name_stages(frame, stages, deck, params, fine=fine), params.same_card_iou)
     hidden: list[tuple[CardSighting, Evidence]] = []
     for _ in range(params.hidden_rounds):  # a fan: each card lies under the next one
         more = vouched(frame, keyed, found + hidden, deck, params, halved=halved, edges=edges)

@@ -35,8 +35,8 @@ def features_many(cards: np.ndarray, blur: float = BLUR) -> np.ndarray:
     pad = k // 2 + 1
     # converted first, then padded (the same pixels: the conversion is per pixel)
     lab = cv2.cvtColor(cards.reshape(q * h, w, 3), cv2.COLOR_BGR2LAB).reshape(q, h, w, 3)
-    tiles = np.stack([cv2.copyMakeBorder(c, pad, pad, pad, pad, cv2.BORDER_REFLECT_101)
-                      for c in lab[..., 0]])
+    # numpy's "reflect" is OpenCV's BORDER_REFLECT_101 (the edge pixel not repeated)
+    tiles = np.pad(lab[..., 0], ((0, 0), (pad, pad), (pad, pad)), mode="reflect")
     th, tw = h + 2 * pad, w + 2 * pad
     light = tiles.reshape(q * th, tw).astype(np.float32)
     centred = light - cv2.blur(light, (k, k))
@@ -51,7 +51,8 @@ def features_many(cards: np.ndarray, blur: float = BLUR) -> np.ndarray:
     chroma = chroma - white[:, None, None, :]
     out = np.empty((q, h, w, 3), np.float32)
     out[..., 0] = centred / (spread + floor[:, None, None])
-    out[..., 1:] = np.sign(chroma) * np.maximum(np.abs(chroma) - CHROMA_DEADBAND, 0) / CHROMA_SCALE
+    # weak tints ignored: chroma moved towards 0 by the dead band, and 0 within it
+    out[..., 1:] = (chroma - np.clip(chroma, -CHROMA_DEADBAND, CHROMA_DEADBAND)) / CHROMA_SCALE
     if s > 0.3:
         b = int(np.ceil(3 * s))
         padded = np.pad(out, ((0, 0), (b, b), (b, b), (0, 0)), mode="reflect")
@@ -102,6 +103,22 @@ def _seen_cells(valid: np.ndarray) -> np.ndarray:
     return frac.reshape(q, rows * cols) > 0.6
 
 
+_BY_CELL: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _by_cell(ref: np.ndarray) -> np.ndarray:
+    """``ref`` (N, C, D) laid out as (C, D, N) for the batched product, made once per bank
+    (the same numbers: a bank's 240 references are 8 MB to copy on every call)."""
+    hit = _BY_CELL.get(id(ref))
+    if hit is not None and hit[0] is ref:
+        return hit[1]
+    if len(_BY_CELL) > 8:
+        _BY_CELL.clear()
+    out = np.ascontiguousarray(ref.transpose(1, 2, 0))
+    _BY_CELL[id(ref)] = (ref, out)
+    return out
+
+
 def robust_many(q: np.ndarray, seen: np.ndarray, ref: np.ndarray, ref_sq: np.ndarray, *,
                 keep: float, top: int = 12) -> np.ndarray:
     """Batched ``robust_distance``: q (Q, C, D), seen (Q, C) -> (Q, N).
@@ -113,7 +130,7 @@ def robust_many(q: np.ndarray, seen: np.ndarray, ref: np.ndarray, ref_sq: np.nda
     nq, nc, nd = q.shape
     q = q * seen[:, :, None]
     q_sq = (q * q).sum(-1)  # (Q, C)
-    dots = np.matmul(q.transpose(1, 0, 2), ref.transpose(1, 2, 0)).transpose(1, 2, 0)
+    dots = np.matmul(q.transpose(1, 0, 2), _by_cell(ref)).transpose(1, 2, 0)
     n_seen = seen.sum(1)  # (Q,)
     eps = (0.005 * nd * np.maximum(n_seen, 1))[:, None]
     ref_energy = ref_sq @ seen.T.astype(np.float32)  # (N, Q)

@@ -10,6 +10,7 @@ restricts every comparison to what is seen of a card beneath.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -20,7 +21,7 @@ from vision.cards_find import FindParams
 from vision.cards_keys import KeyParams
 from vision.cards_match import MatchParams
 from vision.cards_name import name_card
-from vision.cards_snap import edge_gradient, snap_quad
+from vision.cards_snap import edge_gradient, snap_quads
 from vision.deck import Deck
 from vision.results import CardSighting
 
@@ -197,8 +198,13 @@ def fine_stage(frame: np.ndarray, coarse: tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 def name_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams, *,
-                usable: np.ndarray | None = None) -> list[tuple[CardSighting, Evidence]]:
-    """Run the fine stage on the outlines, closest first, skipping repeats of one card."""
+                usable: np.ndarray | None = None, fine: Callable | None = None
+                ) -> list[tuple[CardSighting, Evidence]]:
+    """Run the fine stage on the outlines, closest first, skipping repeats of one card.
+
+    ``fine`` stands in for :func:`fine_stage` (same arguments; the reader of a camera's
+    frames recalls what it named on an unchanged part of the table, ``cards_track``).
+    """
     found: list[tuple[CardSighting, Evidence]] = []
     tried: list[np.ndarray] = []
     named: list[np.ndarray] = []
@@ -212,7 +218,7 @@ def name_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams,
                 iou_quads(c[1], t) > 0.5 for t in named) or sum(
                 iou_quads(c[1], t) > 0.8 for t, _ in doubted) >= UNSURE_TRIES:
             continue
-        result = fine_stage(frame, c, deck, params.match, usable=usable)
+        result = (fine or fine_stage)(frame, c, deck, params.match, usable=usable)
         if result is not None and result[0].card_id is not None and any(
                 iou_quads(c[1], t) > 0.8 and g not in (None, result[0].card_id)
                 for t, g in doubted):
@@ -243,9 +249,7 @@ def snap_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams,
         return stages
     gx, gy, scale = edges or edges_at(frame, params.find.work_side, halved)
     stages = sorted(stages, key=lambda c: float(c[0].min()))[:params.snap_best]
-    out: list[np.ndarray] = []
-    for c in stages:
-        out.append(snap_quad(c[1] * scale, gx, gy) / scale)
+    out = [q / scale for q in snap_quads([c[1] * scale for c in stages], gx, gy)]
     snapped = coarse_all(frame, out, deck, halved=halved)
     return [s if s[0].min() < c[0].min() else c for s, c in zip(snapped, stages)]
 

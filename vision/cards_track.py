@@ -9,6 +9,8 @@ keeps what it learnt from the last frame it read:
 - otherwise the frame is read afresh (:func:`vision.cards.read_keyed`), but the keypoint
   search (``cards_keys``, the costliest stage) looks only at the tiles that changed and
   keeps the keypoints found elsewhere before, with their nearest reference descriptors;
+  and an outline lying wholly on unchanged tiles, nearly where an outline was named (or
+  found to be no card) last time, gets that answer back instead of being named again;
 - optionally (``TrackParams.part_below``) only a box around the change and the cards it
   touches is read again, and the cards seen elsewhere before are kept.
 
@@ -18,6 +20,7 @@ the light adds up until it counts as a change.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import cv2
@@ -26,7 +29,7 @@ import numpy as np
 from vision.cards import read_keyed
 from vision.cards_keys import (FrameKeys, find_keypoint_quads, frame_keys, with_nearest,
                                work_gray)
-from vision.cards_stages import CardParams, check_frame
+from vision.cards_stages import CardParams, Evidence, check_frame, fine_stage
 from vision.deck import Deck
 from vision.results import CardReading, CardSighting
 
@@ -51,12 +54,17 @@ class TrackParams:
         change reads the whole frame. 0 (the default) always reads the whole frame: a
         part read alone costs about a third less but, on the project's landing scenes,
         misses a card in 1-2 of 30-80 (cut by the box, or a look-alike left unsure).
+    same_outline : float
+        An outline on unchanged tiles whose corners all lie within this fraction of its
+        longer side of an outline named last time is that card again; 0 names every
+        outline afresh.
     """
 
     tile: int = 32
     still: float = 6.0
     margin: float = 0.1
     part_below: float = 0.0
+    same_outline: float = 0.02
 
 
 class CardReader:
@@ -82,6 +90,7 @@ class CardReader:
         self._gray: np.ndarray | None = None  # blurred work frame of the last frame read
         self._keys: FrameKeys | None = None
         self._reading: CardReading | None = None
+        self._named: list[_Named] = []  # what the last read's naming said of each outline
 
     def read(self, frame: np.ndarray) -> CardReading:
         """The cards in ``frame`` (H, W, 3) uint8 BGR, as :func:`read_cards` names them.
@@ -105,15 +114,40 @@ class CardReader:
             self._keys = keys
         box = (None if changed is None or self.track.part_below <= 0
                else self._part(changed, scale, frame.shape[:2]))
+        named: list[_Named] = []  # only a whole read notes what it named, for the next
         if not self.deck.ids:
             reading = CardReading(cards=(), unsure=())
         elif box is None:
-            reading = read_keyed(frame, self.deck, keyed, params=self.params)
+            recall = self._recall(changed, scale, named)
+            reading = read_keyed(frame, self.deck, keyed, params=self.params, fine=recall)
         else:
             reading = self._read_part(frame, box, keyed, changed, scale)
-        self._gray, self._reading = soft, reading
+        self._gray, self._reading, self._named = soft, reading, named
         self.reads += 1
         return reading
+
+    def _recall(self, changed: np.ndarray | None, scale: float, named: list[_Named]
+                ) -> Callable:
+        """A stand-in for ``fine_stage`` that answers an outline on unchanged tiles as it
+        was answered last time (when one lies close enough), and notes every answer."""
+        t = self.track.tile
+        known = [] if changed is None or self.track.same_outline <= 0 else [
+            n for n in self._named if _still(n.quad, changed, scale, t)]
+
+        def fine(frame, coarse, deck, params, *, usable=None):
+            quad = coarse[1]
+            if usable is not None:  # a card seen beneath named ones: its own view
+                return fine_stage(frame, coarse, deck, params, usable=usable)
+            side = float(np.hypot(*(quad - np.roll(quad, -1, axis=0)).T).max())
+            for n in known:
+                if np.abs(n.quad - quad).max() <= self.track.same_outline * side:
+                    named.append(n)
+                    return n.result
+            result = fine_stage(frame, coarse, deck, params)
+            named.append(_Named(quad.astype(np.float32), result))
+            return result
+
+        return fine
 
     def _changed(self, soft: np.ndarray) -> np.ndarray | None:
         """Per tile, True where the picture moved since the last frame read; None when
@@ -191,6 +225,24 @@ class CardReader:
         every = kept + new
         return CardReading(cards=tuple(s for s in every if s.card_id is not None),
                            unsure=tuple(s for s in every if s.card_id is None))
+
+
+@dataclass(frozen=True)
+class _Named:
+    """An outline (corners (x, y), frame pixels, as named) and what naming it gave."""
+
+    quad: np.ndarray
+    result: tuple[CardSighting, Evidence] | None
+
+
+def _still(quad: np.ndarray, changed: np.ndarray, scale: float, tile: int) -> bool:
+    """Whether every tile the outline touches is unchanged (the outline is drawn on a grid
+    four times finer than the tiles, so a tile it only clips counts too)."""
+    rows, cols = changed.shape
+    fine = np.zeros((rows * 4, cols * 4), np.uint8)
+    cv2.fillConvexPoly(fine, np.round(quad * scale * 4 / tile - 0.5).astype(np.int32), 1)
+    touched = fine.reshape(rows, 4, cols, 4).max(axis=(1, 3)) > 0
+    return touched.any() and not (touched & changed).any()
 
 
 def _moved(s: CardSighting, shift: np.ndarray) -> CardSighting:

@@ -31,6 +31,21 @@ def test_a_card_showing_neither_look_alike_gets_no_clear_contrast():
     assert duel_contrast(ref_a, np.zeros_like(seen), ref_a, ref_b) == 0.0
 
 
+def test_the_wide_blur_of_the_features_is_opencvs_gaussian():
+    import cv2
+
+    from vision.cards_match import _wide_blur
+
+    rng = np.random.default_rng(3)
+    for h, w, sigma in ((160, 110, 16.0), (64, 44, 6.4), (7, 5, 1.0)):
+        image = (rng.random((h, w)) * 255).astype(np.float32)
+        image[h // 3:h // 2, w // 4:] += 300  # an edge, to see the border handling
+        want = cv2.GaussianBlur(image, (0, 0), sigma)
+        got = _wide_blur(image, sigma)
+        assert got.dtype == np.float32 and got.shape == (h, w)
+        assert np.abs(got - want).max() < 1e-3 * np.abs(want).max()
+
+
 def _faces_differing_in_centre_and_index(index: int) -> tuple[np.ndarray, np.ndarray]:
     """Fine features of two look-alikes (160x124): a large centre mark and a corner index
     ``index`` pixels wide tell them apart (think ace of clubs, ace of diamonds)."""

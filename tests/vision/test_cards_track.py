@@ -57,6 +57,61 @@ def test_a_frame_of_another_size_is_read_afresh():
     assert reader.reads == 2
 
 
+def _spied(monkeypatch) -> list[np.ndarray]:
+    """The outlines ``CardReader`` has named (its fine stage called), in turn."""
+    import vision.cards_track as track
+
+    named: list[np.ndarray] = []
+    real = track.fine_stage
+
+    def spy(frame, coarse, deck, params, *, usable=None):
+        named.append(coarse[1])
+        return real(frame, coarse, deck, params, usable=usable)
+
+    monkeypatch.setattr(track, "fine_stage", spy)
+    return named
+
+
+def _near(quads: list[np.ndarray], corners: np.ndarray) -> int:
+    """How many outlines have every corner within 15 pixels of one of ``corners``."""
+    return sum(np.hypot(*(q[:, None] - corners[None]).transpose(2, 0, 1)).min(axis=1).max() < 15
+               for q in quads)
+
+
+def test_a_card_away_from_the_change_is_not_named_again(monkeypatch):
+    named = _spied(monkeypatch)
+    reader = CardReader(cs.deck())
+    first = reader.read(_one_card())
+    fox = cs.card_corners((300, 360), 300, 8)
+    assert _near(named, fox) >= 1
+    named.clear()
+    landed = reader.read(_two_cards())
+    assert landed.ids == read_cards(_two_cards(), cs.deck()).ids == ("hero-fox", "num-4")
+    assert _near(named, fox) == 0  # recalled, not named again
+    assert _near(named, cs.card_corners((680, 380), 300, -12)) >= 1
+    assert any(s is first.cards[0] for s in landed.cards)
+    # with recall turned off, every outline is named afresh
+    named.clear()
+    reader = CardReader(cs.deck(), track=TrackParams(same_outline=0))
+    reader.read(_one_card())
+    named.clear()
+    assert reader.read(_two_cards()).ids == ("hero-fox", "num-4")
+    assert _near(named, fox) >= 1
+
+
+def test_a_card_the_change_touches_is_named_again(monkeypatch):
+    named = _spied(monkeypatch)
+    reader = CardReader(cs.deck())
+    first = reader.read(_one_card())
+    named.clear()
+    # num-4 lands over a corner of hero-fox: what is seen of hero-fox has changed
+    frame = cs.place(_one_card(), cs.faces()["num-4"], cs.card_corners((470, 420), 300, -12))
+    landed = reader.read(frame)
+    assert landed.ids == read_cards(frame, cs.deck()).ids
+    assert not any(s is first.cards[0] for s in landed.cards)
+    assert len(named) >= 2
+
+
 @pytest.mark.parametrize("bad", [np.zeros((10, 10), np.uint8), np.zeros((40, 40, 3))])
 def test_bad_frames_are_refused_with_a_clear_error(bad):
     with pytest.raises(ValueError, match="frame"):
