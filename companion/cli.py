@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -130,6 +131,9 @@ def config_overrides(args: argparse.Namespace) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Before anything loads numpy: one OpenBLAS thread (see vision/__init__.py; ``serve``
+    # loads numpy through hardware before vision, too late for vision's own setting).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     args = build_parser().parse_args(argv)
     try:
         if args.command == "serve":
