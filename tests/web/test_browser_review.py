@@ -1,0 +1,82 @@
+"""Headless Chromium on what a first real user met: the history page on a phone, the new
+game form's options, Paper Tales' Unit picker and recent actions, the Sorry! total.
+
+Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
+under CI.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+#: The page's width in CSS pixels. A mobile browser widens its layout viewport (and
+#: zooms the page out) to fit content that is too wide, so `innerWidth` would grow with it.
+PAGE_WIDTH = "document.documentElement.scrollWidth"
+
+
+def snap(page: Any, name: str) -> None:
+    """A full-page screenshot into $COMPANION_SHOTS, when set (to look at)."""
+    if os.environ.get("COMPANION_SHOTS"):
+        folder = Path(os.environ["COMPANION_SHOTS"])
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+def open_page(browser: Any, url: str) -> Any:
+    """A phone-sized page; JavaScript errors collected in ``page.js_errors``."""
+    page = browser.new_context(**PHONE).new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page.goto(url)
+    return page
+
+
+def open_host(browser: Any, live_server: Any) -> Any:
+    page = open_page(browser, live_server.url + "/login")
+    page.fill("#pin", live_server.app.config["PIN"])
+    page.click("text=Unlock")
+    page.wait_for_selector("#new-game-form", state="attached")
+    return page
+
+
+def finish_toss_up(live_server: Any, players: list[str]) -> None:
+    """A two-player Toss Up! game to 5 won by the first player."""
+    assert live_server.request("POST", "/api/games", {"game": "toss-up", "players": players,
+                                                      "options": {"target": 5}})[0] == 201
+    for action in ({"type": "roll", "green": 6, "yellow": 4, "red": 0}, {"type": "bank"},
+                   {"type": "roll", "green": 1, "yellow": 9, "red": 0}, {"type": "bank"}):
+        assert live_server.request("POST", "/api/actions", action)[0] == 200
+    assert live_server.request("GET", "/api/state")[1]["over"]
+
+
+def test_the_history_page_fits_a_phone(browser, live_server):
+    finish_toss_up(live_server, ["Bartholomew-Maximilian Longname", "Cleo"])
+    page = open_page(browser, live_server.url + "/history")
+    page.wait_for_selector(".stats-table")
+    snap(page, "review-history-phone")
+    assert page.evaluate(PAGE_WIDTH) <= 390, "the phone would show the page zoomed out"
+    best = page.locator(".stats-table td").last.bounding_box()  # the last column, Best
+    assert best["x"] + best["width"] <= 390, "the table's columns are cut off"
+    assert not page.js_errors
+    page.context.close()
+
+
+def test_only_the_newest_unfinished_game_is_still_playing(browser, live_server):
+    for players in (["Ann", "Ben"], ["Cy", "Di"]):  # the second game replaces the first
+        assert live_server.request("POST", "/api/games", {"game": "toss-up",
+                                                          "players": players})[0] == 201
+    page = open_page(browser, live_server.url + "/history")
+    page.wait_for_selector(".games-list li")
+    newest, left = (page.inner_text(f".games-list li:nth-child({n}) .label") for n in (1, 2))
+    assert newest.lower().endswith("still playing")
+    assert left.lower().endswith("not finished")
+    assert not page.js_errors
+    page.context.close()
