@@ -80,3 +80,36 @@ def test_only_the_newest_unfinished_game_is_still_playing(browser, live_server):
     assert left.lower().endswith("not finished")
     assert not page.js_errors
     page.context.close()
+
+
+def test_new_game_options_are_fields_a_host_can_read(browser, live_server):
+    host = open_host(browser, live_server)
+    host.select_option("#game-select", "paper-tales")
+    shown = host.locator("#options input").evaluate_all("inputs => inputs.map(i => i.value)")
+    assert not [v for v in shown if v.startswith("{") or v == "null"], shown
+    labels = host.locator("#options .option-group label").all_inner_texts()
+    assert labels[:3] == ["Recruitment", "Deployment", "Wars"], "the phases in play order"
+    host.fill('#options input[name="recruitment"]', "45")
+    names = host.locator("#player-list input")
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Ben")
+    snap(host, "review-options-paper-tales")
+    host.click("#start")
+    host.wait_for_selector("#next-phase")
+    state = live_server.request("GET", "/api/state")[1]
+    assert state["timer"]["duration"] == 45
+    assert state["phase_seconds"]["deployment"] == 90, "the other phases keep their defaults"
+
+    host.click("#new-game summary") if not host.is_visible("#game-select") else None
+    host.select_option("#game-select", "toss-your-cookies")
+    cookies = host.locator('#options input[name="cookies"]')
+    assert cookies.input_value() == "", "empty: the game's default cookies"
+    host.click("#add-player")
+    host.locator("#player-list input").nth(2).fill("Cy")
+    host.click("#start")
+    host.click("#start")  # the second tap ends the running game
+    host.wait_for_selector("#virtual-roll")
+    state = live_server.request("GET", "/api/state")[1]
+    assert state["game"] == "toss-your-cookies" and len(state["setup"]["cookies"]) == 3
+    assert not host.js_errors
+    host.context.close()
