@@ -113,3 +113,48 @@ def test_new_game_options_are_fields_a_host_can_read(browser, live_server):
     assert state["game"] == "toss-your-cookies" and len(state["setup"]["cookies"]) == 3
     assert not host.js_errors
     host.context.close()
+
+
+#: The texts of the buttons matching a selector that break a word across lines (more line
+#: boxes than words), e.g. "adventu/rer" in a narrow grid cell.
+SPLIT_WORDS = """buttons => buttons.filter(b => {
+  const range = document.createRange(); range.selectNodeContents(b);
+  const lines = new Set([...range.getClientRects()].map(r => Math.round(r.bottom))).size;
+  return lines > b.textContent.trim().split(/\\s+/).length;
+}).map(b => b.textContent)"""
+
+
+def test_paper_tales_units_are_named_whole_and_recent_says_who(browser, live_server):
+    assert live_server.request("POST", "/api/games", {"game": "paper-tales",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    assert live_server.request("POST", "/api/actions", {"type": "next"})[0] == 200  # Deployment
+    host = open_host(browser, live_server)
+    deploy = host.locator("section.touch-section", has_text="Deployment")
+    deploy.locator("button.choice", has_text="Ann").click()
+    deploy.locator("summary").click()
+    units = host.locator('.choices[aria-label="Unit"] button')
+    names = units.all_inner_texts()
+    assert "Cave Spirit" in names and "Relic of Wisdom" in names and "cave-spirit" not in names
+    assert units.evaluate_all(SPLIT_WORDS) == []
+    snap(host, "review-paper-tales-units")
+    units.filter(has_text="Cave Spirit").click()
+    assert host.inner_text('.choices button:has-text("Front:")') == "Front: Cave Spirit"
+    host.click("#deploy")
+    host.wait_for_selector("#recent li:has-text('Ann deploys Cave Spirit')")
+    ledger = host.locator("section.touch-section", has_text="Gold and Legend Points")
+    ledger.locator("button.choice", has_text="Ben").click()
+    ledger.locator("button", has_text="+1 LP").click()
+    host.wait_for_selector("#recent li:has-text('+1 LP for Ben')")
+    assert "seat" not in host.inner_text("#recent")
+    assert not host.js_errors
+    host.context.close()
+
+
+def test_paper_toss_hazards_are_whole_words_on_a_phone(browser, live_server):
+    assert live_server.request("POST", "/api/games", {"game": "paper-toss",
+                                                      "players": ["Ann", "Ben", "Cy"]})[0] == 201
+    assert live_server.request("POST", "/api/actions", {"type": "toss"})[0] == 200
+    host = open_host(browser, live_server)
+    host.wait_for_selector('.choices[aria-label="Hazard card"]')
+    assert host.locator(".choices button").evaluate_all(SPLIT_WORDS) == []
+    host.context.close()
