@@ -422,7 +422,7 @@ def test_host_controls_at_every_step(browser, phone, live_server):
             host.wait_for_selector(f'body[data-version="{version}"]')
             host.click('#controls .choices button:text-is("Ben")')
             host.click('#controls summary:has-text("Add a Unit")')
-            host.click('#controls .choices button:text-is("archer")')
+            host.click('#controls .choices button:text-is("Archer")')
             host.click("#deploy")
             version += 1
             host.wait_for_selector(f'body[data-version="{version}"]')
