@@ -158,3 +158,21 @@ def test_paper_toss_hazards_are_whole_words_on_a_phone(browser, live_server):
     host.wait_for_selector('.choices[aria-label="Hazard card"]')
     assert host.locator(".choices button").evaluate_all(SPLIT_WORDS) == []
     host.context.close()
+
+
+def test_a_paused_cookies_countdown_offers_resume_not_a_refused_plus_30(browser, live_server):
+    assert live_server.request("POST", "/api/games", {
+        "game": "toss-your-cookies", "players": ["Ann", "Ben", "Cy"],
+        "options": {"countdown_seconds": 30}})[0] == 201
+    assert live_server.request("POST", "/api/actions", {"type": "toss"})[0] == 200
+    host = open_host(browser, live_server)
+    host.wait_for_selector("#add-time:enabled")  # running: more time is fine
+    host.click("#timer-toggle")
+    host.wait_for_selector('body[data-version="3"]')
+    assert host.inner_text("#timer-toggle") == "Resume"
+    assert host.is_disabled("#add-time"), "the game refuses time for a paused countdown"
+    host.click("#timer-toggle")
+    host.wait_for_selector('body[data-version="4"]')
+    assert host.inner_text("#timer-toggle") == "Pause" and host.is_enabled("#add-time")
+    assert not host.js_errors
+    host.context.close()
