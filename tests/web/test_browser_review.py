@@ -176,3 +176,15 @@ def test_a_paused_cookies_countdown_offers_resume_not_a_refused_plus_30(browser,
     assert host.inner_text("#timer-toggle") == "Pause" and host.is_enabled("#add-time")
     assert not host.js_errors
     host.context.close()
+
+
+def test_the_sorry_total_says_how_far_to_go(browser, live_server):
+    assert live_server.request("POST", "/api/games", {"game": "sorry-21",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    phone = open_page(browser, live_server.url + "/")
+    phone.wait_for_selector("#pile-total")
+    assert phone.inner_text(".sorry-now .step-text") == "21 to go"  # not "21 to 21"
+    assert live_server.request("POST", "/api/actions", {"type": "play", "card": "number-8"})[0] == 200
+    phone.wait_for_selector('#board[data-version="2"]')
+    assert phone.inner_text(".sorry-now .step-text") == "13 to go"
+    phone.context.close()
