@@ -188,3 +188,25 @@ def test_the_sorry_total_says_how_far_to_go(browser, live_server):
     phone.wait_for_selector('#board[data-version="2"]')
     assert phone.inner_text(".sorry-now .step-text") == "13 to go"
     phone.context.close()
+
+
+#: How many lines an element's text takes.
+LINES = """el => { const range = document.createRange(); range.selectNodeContents(el);
+  return new Set([...range.getClientRects()].map(r => Math.round(r.bottom))).size; }"""
+
+
+@pytest.mark.parametrize("where, viewport", [("/tv", {"width": 1366, "height": 768}),
+                                             ("/", {"width": 390, "height": 844})])
+def test_paper_tales_phase_names_stay_whole(browser, live_server, where, viewport):
+    # "Recruitmen/t" on a 1366 x 768 television
+    assert live_server.request("POST", "/api/games", {"game": "paper-tales",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    page = browser.new_context(viewport=viewport).new_page()
+    page.goto(live_server.url + where)
+    for version, phase in enumerate(["Recruitment", "Deployment", "Wars", "Income",
+                                     "Construction", "Aging"], start=1):
+        page.wait_for_selector(f'#board[data-version="{version}"]')
+        assert page.inner_text("#phase-name") == phase
+        assert page.locator("#phase-name").evaluate(LINES) == 1, phase
+        assert live_server.request("POST", "/api/actions", {"type": "next"})[0] == 200
+    page.context.close()
