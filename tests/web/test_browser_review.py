@@ -210,3 +210,27 @@ def test_paper_tales_phase_names_stay_whole(browser, live_server, where, viewpor
         assert page.locator("#phase-name").evaluate(LINES) == 1, phase
         assert live_server.request("POST", "/api/actions", {"type": "next"})[0] == 200
     page.context.close()
+
+
+def test_recent_actions_read_as_table_words(browser, live_server):
+    assert live_server.request("POST", "/api/games", {"game": "paper-toss",
+                                                      "players": ["Ann", "Ben", "Cy"]})[0] == 201
+    for action in ({"type": "toss"}, {"type": "flip", "cards": ["sprinklers"]},
+                   {"type": "sprinklers", "discard": True}, {"type": "bully", "target": "Ann"},
+                   {"type": "flat-tire", "target": "Cy"}):
+        assert live_server.request("POST", "/api/actions", action)[0] == 200
+    host = open_host(browser, live_server)
+    host.wait_for_selector('body[data-version="6"]')
+    recent = host.inner_text("#recent")
+    for said in ("Sprinklers: a second card discarded, +1", "Bully on Ann", "Flat Tire on Cy"):
+        assert said in recent
+    assert "discard true" not in recent and "flat-tire" not in recent
+    assert host.inner_text(".turn-meta") == "Toss or pass"  # not "step: turn"
+
+    assert live_server.request("POST", "/api/games", {"game": "sorry-21",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    assert live_server.request("POST", "/api/actions", {"type": "play", "card": "slide-15"})[0] == 200
+    host.wait_for_selector('body[data-version="8"]')
+    assert host.inner_text("#recent li .recent-what") == "Play Slide 15"  # not "Play slide-15"
+    assert not host.js_errors
+    host.context.close()
