@@ -234,3 +234,16 @@ def test_recent_actions_read_as_table_words(browser, live_server):
     assert host.inner_text("#recent li .recent-what") == "Play Slide 15"  # not "Play slide-15"
     assert not host.js_errors
     host.context.close()
+
+
+def test_a_phone_says_in_words_when_it_lost_the_companion(browser, live_server):
+    phone = open_page(browser, live_server.url + "/")
+    phone.wait_for_selector('#conn[data-status="live"]', timeout=5000)
+    text = phone.locator("#conn .conn-text")
+    assert text.bounding_box()["width"] <= 1, "live: the green dot alone"
+    for status, said in (("reconnecting", "Reconnecting"), ("offline", "Offline")):
+        phone.evaluate(f"Live.setStatus('{status}')")  # what a Wi-Fi drop sets
+        assert text.inner_text() == said
+        assert text.bounding_box()["width"] > 40, f"{status}: only an orange dot on a phone"
+    assert phone.evaluate(PAGE_WIDTH) <= 390
+    phone.context.close()
