@@ -19,9 +19,11 @@ pytestmark = pytest.mark.browser
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
 
-#: True when no element on the page reaches past the right edge of the viewport.
+#: True when no element on the page reaches past the right edge of the phone's screen.
+#: (Not `innerWidth`: a mobile browser widens its layout viewport to fit content that is
+#: too wide, zooming the page out, so `innerWidth` grows with the very overflow checked.)
 FITS_WIDTH = ("[...document.querySelectorAll('body *')].every("
-              "e => e.getBoundingClientRect().right <= innerWidth + 1)")
+              "e => e.getBoundingClientRect().right <= screen.width + 1)")
 
 
 
