@@ -247,3 +247,20 @@ def test_a_phone_says_in_words_when_it_lost_the_companion(browser, live_server):
         assert text.bounding_box()["width"] > 40, f"{status}: only an orange dot on a phone"
     assert phone.evaluate(PAGE_WIDTH) <= 390
     phone.context.close()
+
+
+def test_the_chart_of_a_finished_paper_tales_game_has_no_fifth_turn(browser, live_server):
+    assert live_server.request("POST", "/api/games", {"game": "paper-tales",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    version = 1
+    while live_server.request("GET", "/api/state")[1]["phase"] != "tally":
+        assert live_server.request("POST", "/api/actions", {"type": "next"})[0] == 200
+        version += 1
+    phone = open_page(browser, live_server.url + "/")
+    phone.wait_for_selector(f'#board[data-version="{version}"]')
+    assert phone.locator("#chart .chart-axis").last.text_content() == "turn 4"
+    assert live_server.request("POST", "/api/actions", {"type": "tally",
+                                                        "building_lp": [3, 1]})[0] == 200
+    phone.wait_for_selector(f'#board[data-version="{version + 1}"]')
+    assert phone.locator("#chart .chart-axis").last.text_content() == "end"  # was "turn 5"
+    phone.context.close()
