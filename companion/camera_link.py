@@ -21,7 +21,8 @@ class _Offers:
     """What the camera saw and the action it offers, published under ``key``.
 
     An offer is only good for the state version it was made at: if anyone acts in
-    between (the host typed the roll), confirming it is refused.
+    between (the host typed the roll, an undo, a new game), the offer and its sentence
+    are withdrawn from the phones, and confirming it is refused.
     """
 
     key = ""
@@ -35,15 +36,29 @@ class _Offers:
         self._offer: dict[str, Any] | None = None
         self._offer_version = -1
         self._view: dict[str, Any] = {"seen": None, "offer": None, "message": None}
+        session.add_listener(self._on_change)
 
     def view(self) -> dict[str, Any]:
         """What the camera saw and offers, JSON-ready."""
         with self._lock:
             return dict(self._view)
 
+    def _on_change(self, state: dict[str, Any], events: Any) -> None:
+        """The session listener: a change made since the camera looked withdraws its offer
+        and sentence (they spoke of the table before it), so no phone keeps showing them."""
+        with self._lock:
+            stale = state["version"] != self._offer_version and (
+                self._view["offer"] is not None or self._view["message"] is not None)
+            if stale:  # kept for confirm(), which then says the game moved on
+                self._view = {**self._view, "offer": None, "message": None}
+        if stale:
+            self.session.set_extra(self.key, self.view())
+
     def _publish(self, seen: Any, offer: dict[str, Any] | None, message: str | None,
                  version: int) -> None:
         """Show a new sighting and its offer on every phone; apply it at once in auto mode."""
+        if self.session.state()["version"] != version:  # someone acted while it was read
+            offer = message = None
         with self._lock:
             self._offer, self._offer_version = offer, version
             self._view = {"seen": seen, "offer": offer, "message": message}

@@ -24,7 +24,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="companion", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="companion", description=(
+        "A play companion for the game table: it sees the dice and cards, keeps score and "
+        "serves a live scoreboard to the phones on this Wi-Fi."))
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     serve = sub.add_parser("serve", help="run the camera loop, buttons and web server")
@@ -177,9 +179,17 @@ def _eval(suite: Path) -> int:
     """Read the suite's labels.json and hand it to the recognizer of its kind."""
     try:
         labels = json.loads((suite / "labels.json").read_text(encoding="utf-8"))
-        kind = labels["kind"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        print(f"companion eval: {suite}: no readable labels.json ({exc})", file=sys.stderr)
+    except OSError as exc:
+        print(f"companion eval: {suite}: no readable labels.json ({exc.strerror or exc})",
+              file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"companion eval: {suite}: labels.json is not valid JSON ({exc})", file=sys.stderr)
+        return 2
+    kind = labels.get("kind") if isinstance(labels, dict) else None
+    if kind is None:
+        print(f'companion eval: {suite}: labels.json must be an object with "kind" (dice or '
+              f'cards) and "images" (see the README)', file=sys.stderr)
         return 2
     if kind in ("dice", "dice-count"):
         from companion.dice_cmd import evaluate

@@ -216,8 +216,7 @@ def _camera(config: Config, session: Session, indicators: Indicators,
     from companion.recognition import Recognizer
 
     spec, fps = config.camera, config.replay_fps
-    if spec == "none":
-        session.set_extra("camera", {"online": False, "status": "no camera"})
+    if spec == "none":  # no `camera` in the state: the pages show no camera, not a broken one
         return None, None
 
     def on_status(status: dict[str, Any]) -> None:

@@ -8,11 +8,13 @@ from the host page before it has a panel of its own.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from flask import Blueprint, Response, current_app, make_response, render_template, request
+from jinja2.utils import htmlsafe_json_dumps
 
 from web.auth import is_host
 from web.openapi import loaded_games
@@ -95,4 +97,7 @@ def host() -> Response:
     if not is_host():
         response = _page("login.html", error=None, next="/host")
         return response
-    return _page("host.html", catalog=game_catalog(), join=scoreboard_url())
+    # in the games' own order (options as a game lists them, Paper Tales' phases in play
+    # order), not sorted as the ``tojson`` filter would
+    catalog = htmlsafe_json_dumps(game_catalog(), dumps=json.dumps)
+    return _page("host.html", catalog=catalog, join=scoreboard_url())

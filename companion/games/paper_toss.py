@@ -37,8 +37,11 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 #: Option name -> default. ``target``: tokens that win the game at once.
 OPTIONS: dict[str, Any] = {"target": 10}
+#: Push buttons (``companion/controls.py``): *next* confirms what the camera offers
+#: (the Toss cards turned over), as in Toss Up!.
+BUTTONS: dict[str, Any] = {"next": "confirm"}
 
-__all__ = ["ID", "NAME", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "ACTIONS", "CARDS",
+__all__ = ["ID", "NAME", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "ACTIONS", "BUTTONS", "CARDS",
            "State", "Toss", "HazardPlay", "new_game", "parse_action", "check", "apply",
            "winners", "public_state", "action_from_cards"]
 

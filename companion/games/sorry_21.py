@@ -38,8 +38,11 @@ MAX_PLAYERS = 4
 PAWNS = 4
 #: Option name -> default. ``longer``: the longer game (all pawns HOME, then back to START).
 OPTIONS: dict[str, Any] = {"longer": False}
+#: Push buttons (``companion/controls.py``): *next* confirms what the camera offers
+#: (the new top card on the play pile), as in Toss Up!.
+BUTTONS: dict[str, Any] = {"next": "confirm"}
 
-__all__ = ["ID", "NAME", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "ACTIONS", "CARDS",
+__all__ = ["ID", "NAME", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "ACTIONS", "BUTTONS", "CARDS",
            "State", "Pending", "RoundEnd", "new_game", "parse_action", "check", "apply", "winners",
            "public_state", "pile_total", "pawns_home", "action_from_card"]
 

@@ -60,6 +60,33 @@ def test_an_offer_goes_stale_when_the_game_moves_on(table):
     assert table.state()["version"] == before["version"]
 
 
+def test_phones_stop_showing_an_offer_once_the_game_moves_on(table):
+    # the host typed the roll: no phone may keep "waiting for the host to confirm" it
+    link = DiceLink(table)
+    link.on_reading(DiceReading(green=3, yellow=4, red=3))
+    table.act({"type": "roll", "green": 1, "yellow": 9, "red": 0})
+    assert table.state()["dice"] == {"seen": {"green": 3, "yellow": 4, "red": 3, "other": 0},
+                                     "offer": None, "message": None}
+    # a count that did not match the dice in hand then is not said after an undo either
+    link.on_reading(DiceReading(green=2, yellow=4, red=1))
+    assert table.state()["dice"]["message"] == "I see 7 dice, 9 expected."
+    table.undo()
+    assert table.state()["dice"]["message"] is None
+    # nor does an offer outlive its game
+    link.on_reading(DiceReading(green=3, yellow=4, red=3))
+    table.start("toss-up", ["Cy", "Di"])
+    assert table.state()["dice"]["offer"] is None
+
+
+def test_a_reading_taken_before_an_action_offers_nothing(table):
+    link = DiceLink(table)
+    state = table.state()
+    table.act({"type": "roll", "green": 1, "yellow": 9, "red": 0})  # while the camera looked
+    link._publish({"green": 3, "yellow": 4, "red": 3, "other": 0},
+                  {"type": "roll", "green": 3, "yellow": 4, "red": 3}, None, state["version"])
+    assert table.state()["dice"]["offer"] is None
+
+
 def test_auto_mode_applies_at_once(table):
     DiceLink(table, auto=True).on_reading(DiceReading(green=10, yellow=0, red=0))
     assert table.state()["turn"]["points"] == 10

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.camera_link import DiceLink
+from companion.camera_link import CardLink, DiceLink
 from companion.controls import Controls
 from companion.journal import Journal
 from companion.session import Session
@@ -74,3 +74,27 @@ def test_an_unmapped_button_does_nothing(table):
     before = table.state()
     assert "does nothing" in Controls(table).handle("timer")
     assert table.state() == before
+
+
+@pytest.mark.parametrize("game", ["sorry-21", "paper-toss"])
+def test_next_confirms_the_cards_the_camera_offers(game, tmp_path, clock):
+    # the card games' camera offers plays too: the README's next button confirms them
+    session = Session(Journal(tmp_path), clock=clock)
+    session.start(game, ["Ann", "Bob", "Cy"])
+    assert Controls(session).meaning("next") == "confirm"
+    session.journal.close()
+
+
+def test_next_plays_the_sorry_card_the_camera_read(tmp_path, clock):
+    session = Session(Journal(tmp_path), clock=clock)
+    session.start("sorry-21", ["Ann", "Bob"])
+    link = CardLink(session)
+
+    class Camera:
+        confirm = staticmethod(link.confirm)
+
+    link.on_cards(("number-5",))  # a 5 lands on the play pile
+    assert session.state()["cards"]["offer"] == {"type": "play", "card": "number-5"}
+    assert Controls(session, camera=Camera()).handle("next") == "next: done"
+    assert session.state()["total"] == 5
+    session.journal.close()

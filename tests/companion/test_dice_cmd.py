@@ -120,3 +120,28 @@ def test_eval_on_boxed_photos_reports_the_find_rate(tmp_path, capsys):
     assert evaluate(suite, labels, out=sys.stdout) == 0
     out = capsys.readouterr().out
     assert "dice found: 2/3 = 66.7%" in out and "false finds: 0/2" in out
+
+
+@pytest.mark.parametrize("text, said", [
+    ("[]", 'must be an object with "kind" (dice or cards) and "images"'),
+    ('{"images": {}}', 'must be an object with "kind" (dice or cards) and "images"'),
+    ("{bad", "labels.json is not valid JSON"),
+])
+def test_eval_says_what_is_wrong_with_labels_json(tmp_path, capsys, text, said):
+    (tmp_path / "labels.json").write_text(text)
+    assert main(["eval", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert said in err
+    assert "list indices" not in err and "('kind')" not in err  # no Python internals
+
+
+def test_eval_without_labels_says_so(tmp_path, capsys):
+    assert main(["eval", str(tmp_path / "nowhere")]) == 2
+    assert "no readable labels.json (No such file or directory)" in capsys.readouterr().err
+
+
+def test_help_speaks_to_users(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "``" not in out and "root of the stack" not in out

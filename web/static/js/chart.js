@@ -41,8 +41,9 @@ function scoreChart(state, label) {
                             "aria-label": "Scores after each " + (label || "turn")},
     grid, lines,
     svg("text", {class: "chart-axis", x: L, y: H - 4, text: "start"}),
+    // once over, the last point is the final score (Paper Tales' tally is no "turn 5")
     svg("text", {class: "chart-axis", x: W - R, y: H - 4, "text-anchor": "end",
-                 text: (label || "turn") + " " + history.length}));
+                 text: state.over ? "end" : (label || "turn") + " " + history.length}));
   const legend = h("ul", {class: "legend"}, state.players.map((p, seat) =>
     h("li", {class: "series-" + (seat % 8)}, h("span", {class: "swatch", "aria-hidden": "true"}), p.name)));
   return h("section", {class: "card chart-card", id: "chart"},

@@ -39,12 +39,19 @@ const History = {
     fill(document.getElementById("stats"), h("h2", {text: "Wins and averages"}),
       stats.length ? stats : h("p", {class: "hint", text: "No finished games yet."}));
     fill(document.getElementById("games"), h("h2", {text: "Games"}),
-      data.games.length ? h("ol", {class: "games-list"}, data.games.map((g) => h("li", {dataset: {id: g.id}},
-        h("p", {class: "label", text: g.name + " · " + new Date(g.started_at * 1000).toLocaleString() + (g.finished ? "" : " · still playing")}),
+      data.games.length ? h("ol", {class: "games-list"}, data.games.map((g, i) => h("li", {dataset: {id: g.id}},
+        h("p", {class: "label", text: g.name + " · " + new Date(g.started_at * 1000).toLocaleString() + status(g, i)}),
         h("p", {class: "history-line"}, g.players.map((p, i) => [i ? " · " : "",
           h("span", {class: p.winner ? "won" : "", text: p.name + " " + p.score})]))))) : h("p", {class: "hint", text: "No games yet."}));
   },
 };
+
+/** Games come newest first: only the newest can still be on the table; an older one that
+ *  did not finish was left when a new game started. */
+function status(game, index) {
+  if (game.finished) return "";
+  return index === 0 ? " · still playing" : " · not finished";
+}
 
 History.load();
 Live.connect(() => History.load());

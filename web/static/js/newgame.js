@@ -59,9 +59,45 @@ const NewGame = {
     if (!game) return;
     document.getElementById("game-hint").textContent = game.min_players + " to " + game.max_players + " players";
     while (this.names().length < game.min_players) this.addPlayer("");
-    fill(document.getElementById("options"), Object.entries(game.options).map(([name, value]) =>
-      fieldFor(name, {type: typeof value === "number" ? "integer" : typeof value}, value)));
+    fill(document.getElementById("options"), Object.entries(game.options).map(([name, value]) => this.option(name, value)));
     this.refreshButtons();
+  },
+
+  /** The field of one option, from its default: a number, a yes/no, a group of numbers
+   *  (Paper Tales' seconds per phase), or a list left empty for the game's default. */
+  option(name, value) {
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      const words = name.replace(/_/g, " ");
+      return h("fieldset", {class: "field option-group", dataset: {name, kind: "group"}},
+        h("legend", {text: words.charAt(0).toUpperCase() + words.slice(1)}),
+        Object.entries(value).map(([key, v]) => fieldFor(key, {type: "integer", minimum: 0}, v)));
+    }
+    if (value === null || Array.isArray(value)) {
+      const field = fieldFor(name, {type: "string"}, "");
+      const input = field.querySelector("input");
+      input.placeholder = "Default; or names separated by commas";
+      input.dataset.kind = "list";
+      return field;
+    }
+    return fieldFor(name, {type: typeof value === "number" ? "integer" : typeof value}, value);
+  },
+
+  /** The value of one option's field, or undefined to leave the game's default. */
+  readOption(field) {
+    if (field.dataset.kind === "group") {
+      const group = {};
+      for (const sub of field.querySelectorAll(".field")) {
+        const value = readField(sub.querySelector("[name]"));
+        if (value !== undefined) group[sub.dataset.name] = value;
+      }
+      return group;
+    }
+    const input = field.querySelector("[name]");
+    if (input.dataset.kind === "list") {
+      const items = input.value.split(",").map((v) => v.trim()).filter((v) => v);
+      return items.length ? items : undefined;
+    }
+    return readField(input);
   },
 
   names() { return [...document.querySelectorAll("#player-list input")].map((i) => i.value.trim()); },
@@ -125,8 +161,8 @@ const NewGame = {
     this.confirmUntil = 0;
     button.textContent = "Start game";
     const options = {};
-    for (const field of document.querySelectorAll("#options .field")) {
-      const value = readField(field.querySelector("[name]"));
+    for (const field of document.querySelectorAll("#options > .field")) {
+      const value = this.readOption(field);
       if (value !== undefined) options[field.dataset.name] = value;
     }
     const players = this.names().filter((n) => n);

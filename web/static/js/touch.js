@@ -53,15 +53,19 @@ const Touch = {
     return h("section", {class: "touch-section"}, title ? h("h3", {class: "touch-title", text: title}) : null, children);
   },
 
-  /** Pause/resume, +seconds and the extra buttons for a game's running timer. */
-  timerBar(state, send, extra) {
+  /** Pause/resume, +seconds and the extra buttons for a game's running timer.
+   *  `opts.addWhilePaused: false` for a game that adds time only to a running timer. */
+  timerBar(state, send, extra, opts) {
     const timer = state.timer;
+    const running = Boolean(timer && timer.running);
+    const started = timer && !running && typeof timer.remaining_at_pause === "number" && timer.remaining_at_pause < timer.duration;
     return h("div", {class: "timer-bar"},
       h("div", {class: "timer-big"}, timerView(timer, "host-clock") || h("span", {class: "clock paused", text: "no timer"})),
       h("div", {class: "action-row"},
-        Touch.act(timer && timer.running ? "Pause" : "Start timer", {type: "toggle"}, send,
+        Touch.act(running ? "Pause" : started ? "Resume" : "Start timer", {type: "toggle"}, send,
                   {tone: "ghost", id: "timer-toggle"}),
-        Touch.act("+30 s", {type: "add_time", seconds: 30}, send, {tone: "ghost", id: "add-time"})),
+        Touch.act("+30 s", {type: "add_time", seconds: 30}, send,
+                  {tone: "ghost", id: "add-time", disabled: !running && opts && opts.addWhilePaused === false})),
       extra || null);
   },
 };

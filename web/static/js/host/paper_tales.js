@@ -7,6 +7,9 @@
 (function () {
   const BUILDINGS = [["town", "Town"], ["tavern", "Tavern"], ["mine", "Mine"], ["temple", "Temple"], ["barracks", "Barracks"]];
   const title = (w) => w.charAt(0).toUpperCase() + w.slice(1);
+  /** A Unit's name from its id: "cave-spirit" -> "Cave Spirit", "relic-of-wisdom" -> "Relic of Wisdom". */
+  const unitName = (id) => id.split("-").map((w) => (w === "of" ? w : title(w))).join(" ");
+  const seatName = (seat) => (Host.state && Host.state.players[seat] ? Host.state.players[seat].name : "seat " + (seat + 1));
 
   function render(state, send) {
     const root = h("div", {class: "tales-host"});
@@ -65,10 +68,11 @@
         redraw();
       }, {selected: draft.player, skip: (s) => state.players[s].deployed}),
       player ? [
-        Touch.choices([["front", "Front: " + (draft.front.join(", ") || "empty")], ["back", "Back: " + (draft.back.join(", ") || "empty")]],
+        Touch.choices([["front", "Front: " + (draft.front.map(unitName).join(", ") || "empty")],
+                       ["back", "Back: " + (draft.back.map(unitName).join(", ") || "empty")]],
                       (r) => { draft.row = r; redraw(); }, {selected: draft.row, cols: 1}),
         h("details", {class: "touch-more"}, h("summary", {text: "Add a Unit to the " + draft.row}),
-          Touch.choices(units.map((u) => [u, u]), (u) => { draft[draft.row].push(u); redraw(); }, {cols: 3})),
+          Touch.choices(units.map((u) => [u, unitName(u)]), (u) => { draft[draft.row].push(u); redraw(); }, {cols: 2, label: "Unit"})),
         h("div", {class: "action-row"},
           Touch.act("Deploy", () => ({type: "deploy", player: draft.player, front: draft.front, back: draft.back}), send, {id: "deploy"}),
           h("button", {type: "button", class: "btn big ghost", text: "Clear row", onclick: () => { draft[draft.row] = []; redraw(); }}))] : null);
@@ -88,8 +92,9 @@
   }
 
   function describe(a) {
-    if (a.type === "gold" || a.type === "lp") return (a.amount > 0 ? "+" : "") + a.amount + " " + (a.type === "lp" ? "LP" : "Gold") + " for seat " + (a.player + 1);
-    if (a.type === "build") return "Build " + a.building + " " + (a.level || 1) + " (seat " + (a.player + 1) + ")";
+    if (a.type === "gold" || a.type === "lp") return (a.amount > 0 ? "+" : "") + a.amount + " " + (a.type === "lp" ? "LP" : "Gold") + " for " + seatName(a.player);
+    if (a.type === "build") return seatName(a.player) + " builds " + title(a.building) + " level " + (a.level || 1);
+    if (a.type === "deploy") return seatName(a.player) + " deploys " + ([...(a.front || []), ...(a.back || [])].map(unitName).join(", ") || "nothing");
     if (a.type === "next") return "Next phase";
     return describeAction(a);
   }

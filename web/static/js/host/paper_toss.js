@@ -10,6 +10,10 @@
   const HAZARDS = [["dog", "Dog"], ["kid", "Kid"], ["obstacle", "Obstacle"]];
   const COUNTERS = [["food", "Food (Dog)"], ["trick", "Trick (Kid)"], ["remedy", "Remedy (Obstacle)"], ["shortcut", "Shortcut (any)"]];
   const NAMES = Object.fromEntries([...TOSS_CARDS, ...HAZARDS, ...COUNTERS]);
+  /** What the table waits for at each step, in the table's words. */
+  const STEPS = {turn: "Toss or pass", hazards: "Hazards may be played, or flip the Toss card",
+                 counter: "A Hazard waits for a Counter", flip: "Flip two Toss cards",
+                 pick: "Pick one of the two Toss cards", sprinklers: "Sprinklers: a second card discarded?"};
 
   function render(state, send) {
     const root = h("div", {class: "paper-toss-host"});
@@ -53,7 +57,7 @@
     const who = state.players[state.current].name;
     const parts = [h("div", {class: "turn-head"},
       h("p", {class: "turn-who", text: (t ? t.tosser : who) + (t ? " is tossing" : " to act")}),
-      h("p", {class: "turn-meta", text: "step: " + state.step}))];
+      h("p", {class: "turn-meta", text: STEPS[state.step] || state.step}))];
     if (state.step === "turn") {
       parts.push(h("div", {class: "action-row"},
         Touch.act("Toss", {type: "toss"}, send, {id: "toss"}),
@@ -88,7 +92,9 @@
       case "counter": return "Counter: " + (NAMES[a.card] || a.card);
       case "flip": return "Flip: " + a.cards.map((c) => NAMES[c] || c).join(" + ");
       case "pick": return "Pick: " + (NAMES[a.card] || a.card);
-      case "bully": case "flat-tire": return a.type + " on " + a.target;
+      case "bully": return "Bully on " + a.target;
+      case "flat-tire": return "Flat Tire on " + a.target;
+      case "sprinklers": return a.discard ? "Sprinklers: a second card discarded, +1" : "Sprinklers: no discard";
       default: return describeAction(a);
     }
   }

@@ -59,7 +59,7 @@
   }
 
   function describe(a) {
-    if (a.type === "play") return "Play " + a.card.replace("number-", "");
+    if (a.type === "play") return "Play " + (Object.fromEntries(SPECIAL)[a.card] || a.card.replace("number-", ""));
     if (a.type === "take-back") return "SORRY! on " + a.target;
     if (a.type === "steal") return "Steal by " + a.player;
     if (a.type === "tiebreak") return "Tiebreak pile of " + a.player;

@@ -38,7 +38,7 @@
                        text: Cues.speech ? "Say totals: on" : "Say totals: off",
                        onclick: (e) => { Cues.setSpeech(!Cues.speech); Board.render(Live.last, false); }})),
         h("p", {class: "total" + (gap < 0 ? " bust" : gap === 0 ? " hit" : gap <= 5 ? " close" : ""), id: "pile-total", text: state.total}),
-        h("p", {class: "step-text", text: gap > 0 ? gap + " to 21" : gap === 0 ? "21!" : "Bust"}),
+        h("p", {class: "step-text", text: gap > 0 ? gap + " to go" : gap === 0 ? "21!" : "Bust"}),
         current ? h("p", {class: "now-small"}, h("span", {class: "label", text: "Next card · "}),
           h("span", {id: "now-name", class: "now-who", text: current.name}),
           h("span", {class: "dir", text: state.direction === "clockwise" ? " ↻" : " ↺"})) : null,
