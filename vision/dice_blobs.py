@@ -24,6 +24,7 @@ import numpy as np
 import cv2
 
 from vision import dice_faces as faces_
+from vision.dice_coins import is_coin
 from vision.dice_measure import cornerness_many, edge_strength, outer_contours, sparse_blob_stats
 from vision.dice_segment import fill_holes
 
@@ -95,6 +96,8 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
             continue  # a plain face without pips: a counter, a token, a cloth square
         if grid is not None and abs((ang - grid + 45) % 90 - 45) <= 5:
             continue  # turned like the cloth's grid: most likely squares of the cloth
+        if is_coin(work, centre, side):
+            continue  # its outline in the image is an ellipse (the blob's has its shadow)
         out.append((box, centre, hsv, (x0, y0)))
     return _drop_pattern(out)
 
