@@ -30,7 +30,7 @@ from vision import dice_blobs as blobs_
 from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration
-from vision.dice_cells import cloth_dice
+from vision.dice_cells import cloth_dice, cloth_pip_dice
 from vision.dice_cloth import is_cloth_square, table_classes
 from vision.dice_coins import is_coin
 from vision.dice_marks import find_marks
@@ -155,6 +155,9 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
         is_table=lambda bgr, c: pick.is_table_tint(bgr, _table_at(table, c, step), lambda: (
             is_table_colour(bgr, threshold=params.fg_threshold, model=model))))
     dice += _pip_dice(work, side, dice, scale, params)
+    if any(c in faces_.CLASS_NAMES for c in table_classes(model, params)):
+        dice += cloth_pip_dice(work, side, contours, dice, scale,
+                               body_colour=lambda box: _body_colour(work, box, params))
     dice += [_die(f, scale) for f in pick.unclaimed(
         doubtful, [(d.centre[0] * scale, d.centre[1] * scale) for d in dice], side)]
     dice = [d for d in dice if not _inside(thin, (d.centre[0] * scale, d.centre[1] * scale))]
