@@ -30,8 +30,9 @@ from vision import dice_blobs as blobs_
 from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration
-from vision.dice_cells import cloth_dice
+from vision.dice_cells import cloth_dice, cloth_pip_dice
 from vision.dice_cloth import is_cloth_square, table_classes
+from vision.dice_coins import is_coin
 from vision.dice_marks import find_marks
 from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
@@ -143,7 +144,8 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
                              min_fill=params.min_fill, min_edge=params.min_edge)
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge,
-                          drop=lambda f: is_cloth_square(f, grid, params, model, side))
+                          drop=lambda f: is_cloth_square(f, grid, params, model, side) or (
+                              pick.may_be_coin(f) and is_coin(work, f.centre, side)))
     doubtful = [t for t in tops if pick.is_doubtful_top(t)]  # they yield to dice found
     tops = [t for t in tops if not pick.is_doubtful_top(t)]  # otherwise (below)
     dice = [_die(f, scale) for f in tops] + _blob_dice(
@@ -153,6 +155,9 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
         is_table=lambda bgr, c: pick.is_table_tint(bgr, _table_at(table, c, step), lambda: (
             is_table_colour(bgr, threshold=params.fg_threshold, model=model))))
     dice += _pip_dice(work, side, dice, scale, params)
+    if any(c in faces_.CLASS_NAMES for c in table_classes(model, params)):
+        dice += cloth_pip_dice(work, side, contours, dice, scale,
+                               body_colour=lambda box: _body_colour(work, box, params))
     dice += [_die(f, scale) for f in pick.unclaimed(
         doubtful, [(d.centre[0] * scale, d.centre[1] * scale) for d in dice], side)]
     dice = [d for d in dice if not _inside(thin, (d.centre[0] * scale, d.centre[1] * scale))]

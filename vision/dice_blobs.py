@@ -24,6 +24,7 @@ import numpy as np
 import cv2
 
 from vision import dice_faces as faces_
+from vision.dice_coins import is_coin
 from vision.dice_measure import cornerness_many, edge_strength, outer_contours, sparse_blob_stats
 from vision.dice_segment import fill_holes
 
@@ -95,6 +96,8 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
             continue  # a plain face without pips: a counter, a token, a cloth square
         if grid is not None and abs((ang - grid + 45) % 90 - 45) <= 5:
             continue  # turned like the cloth's grid: most likely squares of the cloth
+        if is_coin(work, centre, side):
+            continue  # its outline in the image is an ellipse (the blob's has its shadow)
         out.append((box, centre, hsv, (x0, y0)))
     return _drop_pattern(out)
 
@@ -192,7 +195,7 @@ def blob_colour(cls_map: np.ndarray, box: np.ndarray) -> tuple[int, float]:
 
 
 def pip_groups(work: np.ndarray, side: float, taken: list[np.ndarray], *,
-               min_contrast: int = 60, min_pips: int = 1
+               min_contrast: int = 60, min_pips: int = 1, light_pips: bool = True
                ) -> list[tuple[np.ndarray, tuple[float, float]]]:
     """Plain dice found by their pips: tight groups of small, round, similar spots.
 
@@ -200,7 +203,8 @@ def pip_groups(work: np.ndarray, side: float, taken: list[np.ndarray], *,
     do: spots much darker than their surroundings (a black-hat filter a little bigger than
     a pip), each about a tenth to a quarter of a die's edge across, ``min_pips`` or more
     of them within one die's face (a lone spot only when big, as the pip of a one is).
-    Then the same for light pips on a dark body (black dice touching each other).
+    Then the same for light pips on a dark body (black dice touching each other), unless
+    ``light_pips`` is False.
     Groups inside or next to a ``taken`` outline ((N, 2) float32, x, y) are left out.
     ``work`` is the BGR working image or its grey version (H, W), uint8.
 
@@ -215,7 +219,7 @@ def pip_groups(work: np.ndarray, side: float, taken: list[np.ndarray], *,
         grow = max(3, int(0.6 * side) | 1)
         seen = cv2.dilate(seen, cv2.getStructuringElement(cv2.MORPH_RECT, (grow, grow)))
     out: list[tuple[np.ndarray, tuple[float, float]]] = []
-    for dark in (True, False):
+    for dark in (True, False) if light_pips else (True,):
         out += _pip_groups(grey, seen, side, out, dark=dark, min_contrast=min_contrast,
                            min_pips=min_pips)
     return out

@@ -15,6 +15,7 @@ shadow and the wood grain is not (``is_lit_top``). Points are (x, y) working pix
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -23,6 +24,7 @@ import cv2
 
 from vision import dice_blobs as blobs_
 from vision import dice_faces as faces_
+from vision.results import Die
 
 if TYPE_CHECKING:
     from vision.dice import DiceParams
@@ -121,3 +123,41 @@ def _colour(box: np.ndarray, hsv: np.ndarray, origin: tuple[int, int],
     cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
                            light_value=params.light_value, min_value=params.min_value)
     return blobs_.blob_colour(cls, box - np.asarray(origin))[0]
+
+
+def cloth_pip_dice(work: np.ndarray, side: float, contours: tuple, dice: list[Die],
+                   scale: float, *, body_colour: Callable[[np.ndarray], tuple[str, float]]
+                   ) -> list[Die]:
+    """Dice of the cloth's colour with dark pips: two or more dark pips on a body of a
+    Toss Up colour, looked for in brightness (the largest channel) around the
+    foreground blobs (``contours``) that hold none of the ``dice`` found yet.
+
+    A red die on a red cloth shows little but its pips and its side faces, and its body
+    is dark in grey, so that its pips hardly stand out there. The cloth's checks give
+    many dark spots, so only the blobs left over are looked at. ``scale`` takes frame
+    pixels (the dice's) to working pixels; ``body_colour`` gives the colour name and its
+    share in a die-sized box (4, 2) of working pixels ("other" when none).
+    """
+    out: list[Die] = []
+    h, w = work.shape[:2]
+    pad = int(0.5 * side) + 2
+    centres = [(d.centre[0] * scale, d.centre[1] * scale) for d in dice]
+    for cnt in contours:
+        x, y, bw, bh = cv2.boundingRect(cnt)
+        if bw * bh < 0.3 * side * side or any(
+                x <= cx < x + bw and y <= cy < y + bh for cx, cy in centres):
+            continue
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        crop = work[y0:min(h, y + bh + pad), x0:min(w, x + bw + pad)]
+        bright = cv2.max(cv2.max(crop[..., 0], crop[..., 1]), crop[..., 2])
+        taken = [np.array(d.outline, np.float32) * scale - [x0, y0] for d in dice + out]
+        for box, (cx, cy) in blobs_.pip_groups(bright, side, taken, min_pips=2,
+                                               light_pips=False):
+            box = box + np.array([x0, y0], np.float32)
+            colour, share = body_colour(box)
+            if colour != "other":
+                out.append(Die(outline=tuple((float(px / scale), float(py / scale))
+                                             for px, py in box),
+                               centre=(float((cx + x0) / scale), float((cy + y0) / scale)),
+                               colour=colour, confidence=round(0.5 * share, 3)))
+    return out

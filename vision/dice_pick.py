@@ -179,6 +179,12 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
         np.hypot(t.centre[0] - x, t.centre[1] - y) >= 1.6 * side for x, y in coloured)]
 
 
+def may_be_coin(face: Face) -> bool:
+    """True for a round face (corners under 1.3) of no Toss Up colour and without a mark:
+    a coin or a counter if its outline is an ellipse (``dice_coins.is_coin``)."""
+    return _uncoloured(face) and face.corners < 1.3
+
+
 def _uncoloured(face: Face) -> bool:
     return face.mark == NONE and face.cls not in CLASS_NAMES
 

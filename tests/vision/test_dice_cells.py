@@ -8,6 +8,7 @@ import numpy as np
 
 import cv2
 
+from tests.vision import dice_support as ds
 from vision.dice import read_dice
 from vision.dice_cells import cell_outlines, is_lit_top
 from vision.imageio import read_image
@@ -53,3 +54,24 @@ def test_a_plain_die_of_the_felts_green_is_found_by_the_edges_round_its_top():
     assert reading.counts() == (1, 1, 0, 0)
     green = [d for d in reading.dice if d.colour == "green"]
     assert abs(green[0].centre[0] - 92) < 6 and abs(green[0].centre[1] - 45) < 6
+
+
+def _gingham(cell=60, red=(60, 50, 200), light=(215, 215, 235)) -> np.ndarray:
+    """A red and white check: red squares, white ones and pink where they cross."""
+    ys, xs = np.mgrid[0:480, 0:640]
+    crossed = (xs // cell) % 2 + (ys // cell) % 2
+    frame = np.empty((480, 640, 3), np.float32)
+    frame[:] = light
+    frame[crossed == 2] = red
+    frame[crossed == 1] = (np.array(red, np.float32) + light) / 2
+    noise = np.random.default_rng(0).normal(0, 3, frame.shape)
+    return np.clip(frame + noise, 0, 255).astype(np.uint8)
+
+
+def test_a_red_die_with_dark_pips_on_a_red_check_is_found_by_its_pips():
+    # its body is the cloth's red (no face of its own) and dark in grey, so its pips
+    # stand out only in brightness (``cloth_pip_dice``)
+    frame = _gingham()
+    ds.die(frame, (270, 270), 30, (60, 50, 200), angle=25, pips=5, pip_colour=(30, 30, 30))
+    ds.die(frame, (150, 120), 30, ds.YELLOW, angle=10, pips=3, pip_colour=(30, 30, 30))
+    assert read_dice(cv2.GaussianBlur(frame, (0, 0), 0.8)).counts() == (0, 1, 1, 0)

@@ -7,8 +7,9 @@ from pathlib import Path
 import numpy as np
 
 from vision.dice import read_dice
-from vision.dice_faces import GREEN, GREY, LIGHT, RED, Face
-from vision.dice_pick import is_doubtful_top, is_table_like, pick_tops, unclaimed
+from vision.dice_faces import GREEN, GREY, HUE, LIGHT, RED, Face
+from vision.dice_pick import (is_doubtful_top, is_table_like, may_be_coin, pick_tops,
+                              unclaimed)
 from vision.imageio import read_image
 
 SCENES = Path(__file__).resolve().parents[1] / "data" / "dice-scenes"
@@ -93,3 +94,12 @@ def test_a_smaller_ragged_face_lying_against_a_top_is_cut_off_by_it():
     assert [t.cls for t in pick_tops([top, piece], 30.0, **kw)] == [GREEN]
     square = _face(**{**piece.__dict__, "corners": 1.4})  # a die's rounded square
     assert len(pick_tops([top, square], 30.0, **kw)) == 2
+
+
+def test_only_a_round_face_of_no_toss_up_colour_and_no_mark_may_be_a_coin():
+    # the image then tells (``dice_coins.is_coin``): its outline is an ellipse or not
+    assert may_be_coin(_face(cls=LIGHT, corners=1.21, holes=0.19))  # a relief, not pips
+    assert may_be_coin(_face(cls=HUE, corners=1.25))
+    assert not may_be_coin(_face(cls=LIGHT, corners=1.38))  # a square's corners
+    assert not may_be_coin(_face(cls=LIGHT, corners=1.21, mark=GREEN))  # a light die's mark
+    assert not may_be_coin(_face(cls=RED, corners=1.21))

@@ -1,0 +1,90 @@
+"""Coins told from dice by their outline in the image: an ellipse, not a square."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cv2
+
+from tests.vision import dice_support as ds
+from vision.dice import read_dice
+from vision.dice_blobs import square_blobs
+from vision.dice_coins import ellipse_stray, is_coin
+
+COPPER, STEEL = (70, 125, 185), (200, 200, 205)
+
+
+def _coin(frame, centre, radius, colour, *, squash=1.0, angle=0.0):
+    """A coin (rim, face, a relief ring) seen from above, or tilted (``squash`` < 1),
+    with a soft shadow; in place."""
+    cx, cy = centre
+    shade = np.zeros(frame.shape[:2], np.float32)
+    axes = (radius, int(radius * squash))
+    cv2.ellipse(shade, (int(cx + 0.3 * radius), int(cy + 0.3 * radius)), axes, angle, 0, 360,
+                1.0, -1, cv2.LINE_AA)
+    shade = cv2.GaussianBlur(shade, (0, 0), radius * 0.25)[..., None]
+    frame[:] = (frame * (1 - 0.5 * shade)).astype(np.uint8)
+    for share, tint, width in ((1.0, 0.6, -1), ((radius - 2) / radius, 1.0, -1), (0.65, 0.75, 2)):
+        cv2.ellipse(frame, (int(cx), int(cy)), (int(radius * share), int(radius * share * squash)),
+                    angle, 0, 360, tuple(int(c * tint) for c in colour), width, cv2.LINE_AA)
+
+
+def _rounded_die(frame, centre, side, colour, *, angle=0.0, corner=0.25):
+    """A plain die's top with corners rounded to ``corner`` of its edge; in place."""
+    inner = ds.square(np.asarray(centre, float), side * (1 - 2 * corner), angle)
+    pts = np.round(inner).astype(np.int32)
+    cv2.fillConvexPoly(frame, pts, colour, cv2.LINE_AA)
+    cv2.polylines(frame, [pts], True, colour, int(round(2 * corner * side)), cv2.LINE_AA)
+
+
+@pytest.mark.parametrize("colour", [COPPER, STEEL])
+@pytest.mark.parametrize("squash, angle", [(1.0, 0.0), (0.87, 30.0), (0.75, 70.0)])
+def test_a_coins_outline_lies_on_an_ellipse(colour, squash, angle):
+    frame = ds.table(seed=1)
+    _coin(frame, (200, 200), 15, colour, squash=squash, angle=angle)
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.8)  # a camera's soft focus
+    stray = ellipse_stray(frame, (200.0, 200.0), 30.0)
+    assert stray is not None and stray < 0.02
+    assert is_coin(frame, (200.0, 200.0), 30.0)
+
+
+@pytest.mark.parametrize("angle", [0.0, 20.0, 45.0])
+def test_a_dies_outline_strays_from_an_ellipse_even_with_rounded_corners(angle):
+    frame = ds.table(seed=2)
+    ds.die(frame, (150, 200), 30, ds.BLACK, angle=angle, pips=5)
+    _rounded_die(frame, (400, 200), 30, ds.YELLOW, angle=angle)
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.8)
+    for centre in ((150.0, 200.0), (400.0, 200.0)):
+        stray = ellipse_stray(frame, centre, 30.0)
+        assert stray is not None and stray > 0.03, (centre, stray)
+        assert not is_coin(frame, centre, 30.0)
+
+
+def test_no_outline_is_no_coin():
+    frame = ds.table(seed=3)
+    assert ellipse_stray(frame, (300.0, 200.0), 30.0) is None
+    assert not is_coin(frame, (300.0, 200.0), 30.0)
+    assert ellipse_stray(frame, (0.0, 0.0), 0.5) is None  # no room for an outline
+
+
+def _coins_and_dice() -> np.ndarray:
+    frame = ds.table(seed=3)
+    for i, (squash, angle) in enumerate([(1.0, 0.0), (0.85, 30.0), (0.9, 70.0)]):
+        _coin(frame, (120 + 180 * i, 120), 15, COPPER, squash=squash, angle=angle)
+    ds.die(frame, (120, 320), 30, ds.BLACK, angle=20, pips=5)
+    ds.die(frame, (300, 320), 30, ds.GREEN, angle=40, pips=2)
+    ds.die(frame, (480, 320), 30, ds.RED, angle=10, pips=3)
+    return cv2.GaussianBlur(frame, (0, 0), 0.8)
+
+
+def test_a_coin_with_its_shadow_is_no_blob_die():
+    frame = _coins_and_dice()
+    mask = (np.abs(frame.astype(np.int16) - [150, 150, 155]).max(axis=2) > 25)
+    found = square_blobs(mask.astype(np.uint8) * 255, frame, 30.0, [])
+    assert all(c[1] > 250 for _, c, _, _ in found)  # dice only, no coin (y = 120)
+
+
+def test_copper_coins_are_not_read_as_dice():
+    reading = read_dice(_coins_and_dice())
+    assert (reading.green, reading.yellow, reading.red, reading.other) == (1, 0, 1, 1)
