@@ -21,7 +21,7 @@ import numpy as np
 
 from vision.cards_find import find_card_quads
 from vision.cards_keys import find_keypoint_quads
-from vision.cards_look import hidden_pass, vouched
+from vision.cards_look import hidden_pass, occluded_pass, vouched
 from vision.cards_match import MatchParams
 from vision.cards_stages import (CardParams, Evidence, check_frame, coarse_all, edges_at,
                                  fine_stage, halve, iou, name_stages, rectify, snap_stages,
@@ -77,6 +77,7 @@ def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]
         hidden += more
         if not more:
             break
+    hidden += occluded_pass(frame, first, found + hidden, deck, params, halved=halved)
     hidden = suppress(hidden, params.same_card_iou)
     kept = [s for s, _ in hidden] + [s for s, _ in found if s.card_id is not None or not any(
         iou(s.corners, h.corners) > params.same_card_iou for h, _ in hidden)]

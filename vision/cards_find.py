@@ -95,6 +95,27 @@ def find_card_quads(frame: np.ndarray, aspect: float, *,
     return _dedupe([q / scale for q in quads], tol=0.03 * params.work_side / scale)
 
 
+def card_white(frame: np.ndarray, work_side: int = 640, *, halved: np.ndarray | None = None
+               ) -> np.ndarray:
+    """Where a frame shows card-white (a card's print counts as card: the white around it
+    closes): white by both the outline search's global and local thresholds.
+
+    ``halved`` is the frame at half size, used when that is the work size. Returns an
+    (H, W) uint8 mask, 255 on card-white, at the frame's size.
+    """
+    h, w = frame.shape[:2]
+    scale = min(1.0, work_side / max(h, w))
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    # blurred before it is thresholded: a plain linear resize is enough
+    small = (halved if halved is not None and halved.shape[1::-1] == size
+             else cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR))
+    _, global_mask, local_mask = _whiteness(small)
+    k = max(3, max(small.shape[:2]) // 80)  # cut speckle as the outline search does
+    both = cv2.morphologyEx(_fill_holes(cv2.bitwise_and(global_mask, local_mask)),
+                            cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return cv2.resize(both, (w, h), interpolation=cv2.INTER_NEAREST)
+
+
 def _segment_quads(aspect: float, lo: float, hi: float, params: FindParams, *,
                    canny: np.ndarray) -> list[np.ndarray]:
     """Corner hypotheses from straight edge segments (of the ``canny`` edge map of the
@@ -142,13 +163,7 @@ def _canny(small: np.ndarray, low: float = 30) -> np.ndarray:
 def _card_masks(small: np.ndarray, *, canny: np.ndarray | None = None
                 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Pairs of binary masks (uint8 0/255): outlines to trace, and card area to test."""
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    white = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1] // 2)
-    white = cv2.GaussianBlur(white, (5, 5), 0)
-    _, global_mask = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    block = (max(small.shape[:2]) // 4) | 1
-    local_mask = cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
-                                       cv2.THRESH_BINARY, block, -8)
+    white, global_mask, local_mask = _whiteness(small)
     edges = cv2.dilate(_canny(small) if canny is None else canny, np.ones((3, 3), np.uint8))
     # a white card on white paper: its edges are faint, a more sensitive map closes them
     faint = cv2.dilate(_canny(small, 15), np.ones((3, 3), np.uint8))
@@ -162,6 +177,18 @@ def _card_masks(small: np.ndarray, *, canny: np.ndarray | None = None
     filled = [cv2.morphologyEx(_fill_holes(m), cv2.MORPH_OPEN, kernel)
               for m in [global_mask, local_mask] + levels]
     return [(f, f) for f in filled] + [(e, _fill_holes(e)) for e in (edges, faint)]
+
+
+def _whiteness(small: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The blurred whiteness (value less half the saturation) of a BGR image, and its
+    global (Otsu) and local thresholds (uint8 0/255)."""
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    white = cv2.GaussianBlur(cv2.subtract(hsv[:, :, 2], hsv[:, :, 1] // 2), (5, 5), 0)
+    _, global_mask = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    block = (max(small.shape[:2]) // 4) | 1
+    local_mask = cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                       cv2.THRESH_BINARY, block, -8)
+    return white, global_mask, local_mask
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
