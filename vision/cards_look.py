@@ -107,8 +107,9 @@ def occluded_pass(frame: np.ndarray, stages: list, found: list[tuple[CardSightin
     left unnamed that ranks near a face seen whole, and of which at least
     ``params.hidden_seen`` but less than ``OCCLUDED_SHARE`` of what is seen is card-white
     (a card's print counts as card, the white around it closes), is named again with
-    everything else masked out of every comparison; the usual gates and duels apply. The
-    mask comes from the frame, not from any face, so no face is favoured by it.
+    everything else masked out of every comparison: the usual gates and duels apply, and
+    the match must be trusted by itself (``MatchParams.sure_distance``). The mask comes
+    from the frame, not from any face, so no face is favoured by it.
     """
     if params.hidden_cover[1] <= 0:  # second looks turned off
         return []
@@ -124,8 +125,12 @@ def occluded_pass(frame: np.ndarray, stages: list, found: list[tuple[CardSightin
              <= _seen_fraction(q, white) <= OCCLUDED_SHARE * _seen_fraction(q, usable)]
     stages = [c for c in coarse_all(frame, under, deck, usable=white, halved=halved)
               if c[0].min() <= params.match.max_distance]
+    # the part compared is chosen by its colour, not known from a card on top: only a
+    # match trusted by itself counts (a whole card back inside a larger outline, compared
+    # on its white part alone, came within the usual gate of one of 120 faces)
     named_now = name_stages(frame, stages, deck, params, usable=white)
-    return [f for f in suppress(named_now, params.same_card_iou) if f[0].card_id is not None]
+    return [f for f in suppress(named_now, params.same_card_iou) if f[0].card_id is not None
+            and f[0].distance <= params.match.sure_distance]
 
 
 def _usable_mask(shape: tuple[int, ...], tops: list[np.ndarray], margin: float) -> np.ndarray:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import cv2
@@ -41,3 +42,22 @@ def test_a_card_of_no_deck_partly_under_a_box_is_never_named(face):
     drawn = cs.back() if face == "back" else outside_face(face)
     for share in (0.4, 0.6):
         assert read_cards(_under_a_box(drawn, 3, share), cs.deck()).ids == ()
+
+
+def test_a_card_named_from_its_white_part_needs_a_match_trusted_by_itself(monkeypatch):
+    # the white part is chosen by colour, not known from a card on top: a whole card back
+    # inside a larger outline once came within the usual gate of a face; such a match,
+    # above the distance trusted by itself, is not taken
+    import vision.cards_look as look
+
+    real = look.name_stages
+
+    def looser(*args, **kwargs):
+        out = real(*args, **kwargs)
+        match = args[3].match  # each named a little above the trusted distance
+        far = (match.sure_distance + match.max_fine_distance) / 2
+        return [(dataclasses.replace(s, distance=far), e) for s, e in out]
+
+    monkeypatch.setattr(look, "name_stages", looser)
+    frame = read_image(PINOCHLE / "img" / "IMG_2544.jpg")
+    assert read_cards(frame, load_deck(PINOCHLE / "deck")).ids == ()
