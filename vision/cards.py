@@ -10,7 +10,7 @@ for cards whose edges melt into the table) -> each rectified small and ranked ag
 every face (``cards_batch``) -> the promising ones snapped onto the image's edges
 (``cards_snap``) -> named at the fine resolution with the look-alike duel (``cards_name``)
 -> one sighting per card -> second looks (``cards_look``) at the cards lying partly under
-those named, on their visible part only. A face not in the deck, a card back or a table
+those named, or under something that is no card, on their visible part only. A face not in the deck, a card back or a table
 pattern matches no reference closely and is dropped; a card that matches a face but cannot
 be told from its look-alike is returned as unsure (``card_id`` None).
 """
