@@ -10,7 +10,7 @@ for cards whose edges melt into the table) -> each rectified small and ranked ag
 every face (``cards_batch``) -> the promising ones snapped onto the image's edges
 (``cards_snap``) -> named at the fine resolution with the look-alike duel (``cards_name``)
 -> one sighting per card -> second looks (``cards_look``) at the cards lying partly under
-those named, on their visible part only. A face not in the deck, a card back or a table
+those named, or under something that is no card, on their visible part only. A face not in the deck, a card back or a table
 pattern matches no reference closely and is dropped; a card that matches a face but cannot
 be told from its look-alike is returned as unsure (``card_id`` None).
 """
@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.cards_find import find_card_quads
 from vision.cards_keys import find_keypoint_quads
-from vision.cards_look import hidden_pass, vouched
+from vision.cards_look import hidden_pass, occluded_pass, vouched
 from vision.cards_match import MatchParams
 from vision.cards_stages import (CardParams, Evidence, check_frame, coarse_all, edges_at,
                                  fine_stage, halve, iou, name_stages, rectify, snap_stages,
@@ -82,6 +82,7 @@ def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]
         hidden += more
         if not more:
             break
+    hidden += occluded_pass(frame, first, found + hidden, deck, params, halved=halved)
     hidden = suppress(hidden, params.same_card_iou)
     kept = [s for s, _ in hidden] + [s for s, _ in found if s.card_id is not None or not any(
         iou(s.corners, h.corners) > params.same_card_iou for h, _ in hidden)]

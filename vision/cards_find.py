@@ -95,6 +95,27 @@ def find_card_quads(frame: np.ndarray, aspect: float, *,
     return _dedupe([q / scale for q in quads], tol=0.03 * params.work_side / scale)
 
 
+def card_white(frame: np.ndarray, work_side: int = 640, *, halved: np.ndarray | None = None
+               ) -> np.ndarray:
+    """Where a frame shows card-white (a card's print counts as card: the white around it
+    closes): white by both the outline search's global and local thresholds.
+
+    ``halved`` is the frame at half size, used when that is the work size. Returns an
+    (H, W) uint8 mask, 255 on card-white, at the frame's size.
+    """
+    h, w = frame.shape[:2]
+    scale = min(1.0, work_side / max(h, w))
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    # blurred before it is thresholded: a plain linear resize is enough
+    small = (halved if halved is not None and halved.shape[1::-1] == size
+             else cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR))
+    _, global_mask, local_mask = _whiteness(small)
+    k = max(3, max(small.shape[:2]) // 80)  # cut speckle as the outline search does
+    both = cv2.morphologyEx(_fill_holes(cv2.bitwise_and(global_mask, local_mask)),
+                            cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return cv2.resize(both, (w, h), interpolation=cv2.INTER_NEAREST)
+
+
 def _segment_quads(aspect: float, lo: float, hi: float, params: FindParams, *,
                    canny: np.ndarray) -> list[np.ndarray]:
     """Corner hypotheses from straight edge segments (of the ``canny`` edge map of the
@@ -132,22 +153,20 @@ def _segment_quads(aspect: float, lo: float, hi: float, params: FindParams, *,
     return [q for _, q in found[:params.max_segment_quads]]
 
 
-def _canny(small: np.ndarray) -> np.ndarray:
-    """Canny edges (uint8 0/255) of the lightly blurred gray frame."""
-    return cv2.Canny(cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0), 30, 90)
+def _canny(small: np.ndarray, low: float = 30) -> np.ndarray:
+    """Canny edges (uint8 0/255) of the lightly blurred gray frame (hysteresis ``low``
+    to three times that, grey levels)."""
+    return cv2.Canny(cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0),
+                     low, 3 * low)
 
 
 def _card_masks(small: np.ndarray, *, canny: np.ndarray | None = None
                 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Pairs of binary masks (uint8 0/255): outlines to trace, and card area to test."""
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    white = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1] // 2)
-    white = cv2.GaussianBlur(white, (5, 5), 0)
-    _, global_mask = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    block = (max(small.shape[:2]) // 4) | 1
-    local_mask = cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
-                                       cv2.THRESH_BINARY, block, -8)
+    white, global_mask, local_mask = _whiteness(small)
     edges = cv2.dilate(_canny(small) if canny is None else canny, np.ones((3, 3), np.uint8))
+    # a white card on white paper: its edges are faint, a more sensitive map closes them
+    faint = cv2.dilate(_canny(small, 15), np.ones((3, 3), np.uint8))
     k = max(3, max(small.shape[:2]) // 80)  # wider than carpet speckle, narrower than a card
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     # fill first (a card's thin white margin closes around its art), then cut speckle
@@ -157,7 +176,19 @@ def _card_masks(small: np.ndarray, *, canny: np.ndarray | None = None
               for step in (-25, 25)]
     filled = [cv2.morphologyEx(_fill_holes(m), cv2.MORPH_OPEN, kernel)
               for m in [global_mask, local_mask] + levels]
-    return [(f, f) for f in filled] + [(edges, _fill_holes(edges))]
+    return [(f, f) for f in filled] + [(e, _fill_holes(e)) for e in (edges, faint)]
+
+
+def _whiteness(small: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The blurred whiteness (value less half the saturation) of a BGR image, and its
+    global (Otsu) and local thresholds (uint8 0/255)."""
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    white = cv2.GaussianBlur(cv2.subtract(hsv[:, :, 2], hsv[:, :, 1] // 2), (5, 5), 0)
+    _, global_mask = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    block = (max(small.shape[:2]) // 4) | 1
+    local_mask = cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                       cv2.THRESH_BINARY, block, -8)
+    return white, global_mask, local_mask
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -356,55 +387,3 @@ def _canonical(q: np.ndarray) -> np.ndarray:
     idx = (start[:, None] + np.arange(4)[None]) % 4
     return np.take_along_axis(q, idx[:, :, None], axis=1)
 
-
-def find_face_outline(image: np.ndarray) -> np.ndarray | None:
-    """The outline of the one card filling a reference photo, or None for a clean scan.
-
-    The card may be tilted, seen a little askew, and cut by the photo's edge: its sides
-    are fitted as lines to the card's outline away from the photo's border.
-
-    Parameters
-    ----------
-    image : ndarray of shape (H, W, 3), uint8, BGR
-
-    Returns
-    -------
-    quad : ndarray of shape (4, 2), float32, or None
-        Corners (x, y) of the card, when it covers at least 35% of the image and less
-        than 97% (a scan or a tight crop is used whole).
-    """
-    h, w = image.shape[:2]
-    scale = min(1.0, 480 / max(h, w))
-    small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
-                       interpolation=cv2.INTER_AREA)
-    sh, sw = small.shape[:2]
-    best, best_area = None, 0.35 * sh * sw
-    for mask, _ in _card_masks(small)[:2]:
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        for contour in contours:
-            a = cv2.contourArea(contour)
-            if a > best_area:
-                best, best_area = contour, a
-    if best is None or best_area > 0.97 * sh * sw:
-        return None
-    pts = best.reshape(-1, 2).astype(np.float32)
-    inner = pts[(pts[:, 0] > 2) & (pts[:, 1] > 2) & (pts[:, 0] < sw - 3) & (pts[:, 1] < sh - 3)]
-    box = cv2.boxPoints(cv2.minAreaRect(best)).astype(np.float32)
-    quad = _refine_quad(box, inner, slack=0.06, keep_unfitted=True)
-    if _is_own_margin(small, quad):
-        return None  # a scan: the outline found is a frame printed on the card
-    return quad / scale
-
-
-def _is_own_margin(image: np.ndarray, quad: np.ndarray) -> bool:
-    """True when the photo's outer band is plain and light: the card's own margin, not a
-    table (a scan, whose printed frame or art was taken for the card's edge)."""
-    h, w = image.shape[:2]
-    b = max(2, round(0.03 * min(h, w)))
-    band = np.concatenate([image[:b].reshape(-1, 3), image[-b:].reshape(-1, 3),
-                           image[:, :b].reshape(-1, 3), image[:, -b:].reshape(-1, 3)])
-    hsv = cv2.cvtColor(band[None], cv2.COLOR_BGR2HSV)[0].astype(np.float32)
-    value = hsv[:, 2]
-    median = float(np.median(value))
-    plain = (np.abs(value - median) < 20) & (hsv[:, 1] < 45)
-    return bool(median > 170 and plain.mean() > 0.85)

@@ -3,7 +3,8 @@
 A card named in the first pass is taken to lie on top. Outlines partly under it (a fanned
 card shows only a strip with its corner index; the rest is completed from the strip) and
 outlines its keypoints vouch for (``cards_keys``) are named again from their visible part
-only: the named cards' area is masked out of every comparison.
+only: the named cards' area is masked out of every comparison. Last, a card partly under
+something that is no card (a rug, a box) is named from its card-white part only.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from vision.cards_find import card_white
 from vision.cards_snap import snap_quad
 from vision.cards_stages import (SAME_OUTLINE, CardParams, Evidence, coarse_all, edges_at,
                                  fine_stage, iou_quads, name_stages, suppress)
@@ -89,6 +91,46 @@ def hidden_pass(frame: np.ndarray, quads: list[np.ndarray],
               if c[0].min() <= params.match.max_distance]
     named = name_stages(frame, stages, deck, params, usable=usable)
     return [f for f in suppress(named, params.same_card_iou) if f[0].card_id is not None]
+
+
+OCCLUDED_COARSE = 0.8  # coarse distance of an outline, seen whole, worth a look at its white part
+OCCLUDED_SHARE = 0.85  # most of what is seen of it that may be card-white for such a look
+
+
+def occluded_pass(frame: np.ndarray, stages: list, found: list[tuple[CardSighting, Evidence]],
+                  deck: Deck, params: CardParams, *, halved: np.ndarray | None = None
+                  ) -> list[tuple[CardSighting, Evidence]]:
+    """Name the cards partly under something that is not card-white (a rug, a box, a dark
+    book), from their card-white part only.
+
+    ``stages`` are the outlines with their coarse ranking (``coarse_all``). An outline
+    left unnamed that ranks near a face seen whole, and of which at least
+    ``params.hidden_seen`` but less than ``OCCLUDED_SHARE`` of what is seen is card-white
+    (a card's print counts as card, the white around it closes), is named again with
+    everything else masked out of every comparison: the usual gates and duels apply, and
+    the match must be trusted by itself (``MatchParams.sure_distance``). The mask comes
+    from the frame, not from any face, so no face is favoured by it.
+    """
+    if params.hidden_cover[1] <= 0:  # second looks turned off
+        return []
+    named = [np.array(s.corners, np.float32) for s, _ in found if s.card_id is not None]
+    usable = _usable_mask(frame.shape[:2], named, params.top_margin)
+    near = [c[1] for c in stages if c[0].min() <= OCCLUDED_COARSE
+            and not any(iou_quads(c[1], t) > 0.3 for t in named)]
+    if not near:
+        return []
+    white = cv2.bitwise_and(card_white(frame, params.find.work_side, halved=halved), usable)
+    # as a card beneath a named one, it shows two of its own corners
+    under = [q for q in near if _corners_seen(q, white) >= 2 and params.hidden_seen
+             <= _seen_fraction(q, white) <= OCCLUDED_SHARE * _seen_fraction(q, usable)]
+    stages = [c for c in coarse_all(frame, under, deck, usable=white, halved=halved)
+              if c[0].min() <= params.match.max_distance]
+    # the part compared is chosen by its colour, not known from a card on top: only a
+    # match trusted by itself counts (a whole card back inside a larger outline, compared
+    # on its white part alone, came within the usual gate of one of 120 faces)
+    named_now = name_stages(frame, stages, deck, params, usable=white)
+    return [f for f in suppress(named_now, params.same_card_iou) if f[0].card_id is not None
+            and f[0].distance <= params.match.sure_distance]
 
 
 def _usable_mask(shape: tuple[int, ...], tops: list[np.ndarray], margin: float) -> np.ndarray:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.cards_find import find_card_quads, find_face_outline
+from vision.cards_face import find_face_outline
+from vision.cards_find import find_card_quads
 
 #: Colour distance (0-441) across a card's edge that counts as an edge: low enough for a
 #: pale card on a pale table, or a grey card on a dim grey cloth.

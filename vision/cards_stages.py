@@ -53,7 +53,8 @@ class CardParams:
         rest are dropped.
     hidden_cover : (float, float)
         An outline whose area lies this much (least, most) under cards already named is
-        looked at again on its visible part only; (0, 0) turns that second look off.
+        looked at again on its visible part only; (0, 0) turns the second looks off
+        (also the one at cards partly under something else, ``cards_look``).
     hidden_rounds : int
         Most such looks, each under the cards named by the one before.
     hidden_seen : float

@@ -20,7 +20,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from vision.cards_find import find_face_outline
+from vision.cards_face import find_face_outline
 from vision.cards_single import quad_area
 from vision.cards_match import COARSE_H, FINE_SCALE, Bank, build_bank, canonical_size
 from vision.imageio import ImageError, read_image

@@ -82,9 +82,10 @@ REAL = Path(__file__).resolve().parents[1] / "data" / "cards-pinochle"
                                         ("IMG_2482.jpg", "QC")])
 def test_real_photos_where_only_the_keypoints_find_the_card(name, card):
     # on newspaper, half under a white box, on a cluttered tray: no outline by edges alone
+    # (the second looks at a card's white part find the first since, so they are off here)
     deck = load_deck(REAL / "deck")
     frame = read_image(REAL / "img" / name)
-    assert read_cards(frame, deck, params=CardParams(keys=None)).ids == ()
+    assert read_cards(frame, deck, params=CardParams(keys=None, hidden_cover=(0, 0))).ids == ()
     assert read_cards(frame, deck).ids == (card,)
 
 

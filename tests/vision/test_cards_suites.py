@@ -53,8 +53,8 @@ def test_rendered_suite_never_names_a_card_that_is_not_there(scenes):
 
 
 def test_rendered_suite_exact_sets_and_recall_floor(scenes):
-    assert scenes["exact"] >= 0.86  # measured 0.8875 (71/80)
-    assert scenes["recall"] >= 0.91  # measured 0.93
+    assert scenes["exact"] >= 0.875  # measured 0.90 (72/80)
+    assert scenes["recall"] >= 0.92  # measured 0.94
 
 
 def test_real_pinochle_photos_precision(pinochle):
@@ -62,8 +62,8 @@ def test_real_pinochle_photos_precision(pinochle):
 
 
 def test_real_pinochle_photos_floor(pinochle):
-    assert pinochle["exact"] >= 0.78  # measured 0.806 (54/67)
-    assert pinochle["recall"] >= 0.87  # measured 0.888
+    assert pinochle["exact"] >= 0.82  # measured 0.836 (56/67)
+    assert pinochle["recall"] >= 0.89  # measured 0.902
 
 
 def test_suites_are_in_the_contract_format():

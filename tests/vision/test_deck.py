@@ -117,7 +117,7 @@ def test_a_reference_cut_by_its_photos_edge_keeps_the_cards_own_sides():
         cv2.circle(face, (x, y), 26, (30, 30, 30), -1)
     corners = cs.card_corners((125, 150), 340, 3)
     photo = cs.place(cs.table((270, 300), seed=4), face, corners)
-    from vision.cards_find import find_face_outline
+    from vision.cards_face import find_face_outline
 
     quad = find_face_outline(photo)
     assert quad is not None
