@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards_find import _card_masks, _refine_quad
+from vision.cards_find import card_masks, refine_quad
 
 
 def find_face_outline(image: np.ndarray) -> np.ndarray | None:
@@ -34,7 +34,7 @@ def find_face_outline(image: np.ndarray) -> np.ndarray | None:
                        interpolation=cv2.INTER_AREA)
     sh, sw = small.shape[:2]
     best, best_area = None, 0.35 * sh * sw
-    for mask, _ in _card_masks(small)[:2]:
+    for mask, _ in card_masks(small)[:2]:
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for contour in contours:
             a = cv2.contourArea(contour)
@@ -45,7 +45,7 @@ def find_face_outline(image: np.ndarray) -> np.ndarray | None:
     pts = best.reshape(-1, 2).astype(np.float32)
     inner = pts[(pts[:, 0] > 2) & (pts[:, 1] > 2) & (pts[:, 0] < sw - 3) & (pts[:, 1] < sh - 3)]
     box = cv2.boxPoints(cv2.minAreaRect(best)).astype(np.float32)
-    quad = _refine_quad(box, inner, slack=0.06, keep_unfitted=True)
+    quad = refine_quad(box, inner, slack=0.06, keep_unfitted=True)
     if _is_own_margin(small, quad):
         return None  # a scan: the outline found is a frame printed on the card
     return quad / scale

@@ -81,7 +81,7 @@ def find_card_quads(frame: np.ndarray, aspect: float, *,
     lo, hi = params.min_card_frac * area, params.max_card_frac * area
     quads: list[np.ndarray] = []
     canny = _canny(small)  # one edge map for the masks and the segments
-    for k, (mask, filled) in enumerate(_card_masks(small, canny=canny)):
+    for k, (mask, filled) in enumerate(card_masks(small, canny=canny)):
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             c_area = cv2.contourArea(contour)
@@ -160,7 +160,7 @@ def _canny(small: np.ndarray, low: float = 30) -> np.ndarray:
                      low, 3 * low)
 
 
-def _card_masks(small: np.ndarray, *, canny: np.ndarray | None = None
+def card_masks(small: np.ndarray, *, canny: np.ndarray | None = None
                 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Pairs of binary masks (uint8 0/255): outlines to trace, and card area to test."""
     white, global_mask, local_mask = _whiteness(small)
@@ -210,7 +210,7 @@ def _contour_quads(contour: np.ndarray, mask: np.ndarray, aspect: float,
     hull_area = cv2.contourArea(hull)
     if len(approx) == 4 and lo <= hull_area <= hi and cv2.isContourConvex(approx):
         if cv2.contourArea(contour) > 0.88 * cv2.contourArea(approx) and _sides_ok(approx, aspect):
-            out.append(_refine_quad(approx, contour.reshape(-1, 2).astype(np.float32)))
+            out.append(refine_quad(approx, contour.reshape(-1, 2).astype(np.float32)))
     poly = cv2.approxPolyDP(contour, 0.012 * cv2.arcLength(contour, True), True)
     poly = poly.reshape(-1, 2).astype(np.float32)
     if not corners or len(poly) < 3 or len(poly) > 40:
@@ -275,7 +275,7 @@ def _intersect(l1: tuple[np.ndarray, np.ndarray], l2: tuple[np.ndarray, np.ndarr
     return p + t * u
 
 
-def _refine_quad(quad: np.ndarray, pts: np.ndarray, slack: float = 0.03, *,
+def refine_quad(quad: np.ndarray, pts: np.ndarray, slack: float = 0.03, *,
                  keep_unfitted: bool = False) -> np.ndarray:
     """Move a rough quad's corners to the intersections of lines fitted to its sides
     (polygon approximation cuts the rounded corners of a card, and misplaces them); with
