@@ -10,8 +10,6 @@ side face's mark has its rim very close on one side. Points are (x, y) in the RO
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 import cv2
@@ -35,7 +33,6 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
     (a big round mark on a die seen aslant: its box's corners reach past the top).
     """
     parts: list[dict] = []  # measured one by one, finished together
-    rings: list[float] = []
     value = hsv_roi[..., 2]
     near = cv2.compare(near_roi, 0, cv2.CMP_GT)
     for code in (faces_.GREEN, faces_.YELLOW, faces_.RED):
@@ -61,10 +58,9 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
                                   cls_roi, hsv_roi, bgr_roi, offset)
             if part is not None:
                 body_value, ring = _body_value(cls_roi, value, centre, radius)
-                parts.append({**part, "body": float(body), "body_value": body_value})
-                rings.append(ring)
-    return [replace(f, ring=max(f.ring, r))
-            for f, r in zip(faces_.finish(parts, cls_roi, grad, offset), rings)]
+                parts.append({**part, "body": float(body), "body_value": body_value,
+                              "near_ring": ring})
+    return faces_.finish(parts, cls_roi, grad, offset)
 
 
 def _body_value(cls_roi: np.ndarray, value: np.ndarray, centre: np.ndarray,
