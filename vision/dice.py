@@ -30,7 +30,7 @@ from vision import dice_blobs as blobs_
 from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration
-from vision.dice_cells import cloth_dice, cloth_pip_dice
+from vision.dice_cells import cloth_dice, cloth_pip_dice, in_cloth_shade
 from vision.dice_cloth import is_cloth_square, table_classes
 from vision.dice_coins import is_coin
 from vision.dice_marks import find_marks
@@ -214,13 +214,17 @@ def _blob_dice(mask: np.ndarray, contours: tuple, work: np.ndarray, side: float,
     holds the table's Toss Up colour classes (dice of them: ``dice_cells``)."""
     out: list[Die] = []
     taken = [t.centre for t in tops]
-    found = blobs_.square_blobs(mask, work, side, taken, grid=grid, contours=contours)
+
+    def lit(blobs: list) -> list:  # a square of the cloth's colour in shade is no die
+        return [b for b in blobs if not in_cloth_shade(b[0], b[2], b[3], work, cloth or set(),
+                                                       params=params)]
+    found = lit(blobs_.square_blobs(mask, work, side, taken, grid=grid, contours=contours))
     # the same on outlines drawn by edges: a die of the table's own colour
     taken += [c for _, c, _, _ in found]
     edges = blobs_.half_edges(work, half)
-    found += blobs_.square_blobs(
+    found += lit(blobs_.square_blobs(
         blobs_.edge_mask(work, edges=edges), work, side, taken, grid=grid, min_corners=1.25,
-        plain_die=lambda box, hsv, at: blobs_.is_plain_die(box, hsv, at, mask, params))
+        plain_die=lambda box, hsv, at: blobs_.is_plain_die(box, hsv, at, mask, params)))
     found += cloth_dice(mask, edges, work, side, taken + [c for _, c, _, _ in found],
                         cloth or set(), params=params, grid=grid)
     # dice lying against each other (or against their shadows): one blob, several peaks

@@ -116,6 +116,17 @@ def is_lit_top(work: np.ndarray, box: np.ndarray) -> bool:
     return float(np.median(middle)) > faces_.percentile(around, 75)
 
 
+def in_cloth_shade(box: np.ndarray, hsv: np.ndarray, origin: tuple[int, int],
+                   work: np.ndarray, cloth: set[int], *, params: DiceParams) -> bool:
+    """True for a die-sized square of one of the cloth's colour classes ``cloth`` that
+    is not lit like a top face (``is_lit_top``): a patch of the cloth in a die's shadow,
+    closed in by the shadow's edges and the die's, even when the die next to it puts
+    some contrast in its box. ``box`` (4, 2) is in ``work``'s pixels, ``hsv`` the crop
+    at ``origin`` (x, y)."""
+    return bool(cloth) and _colour(box, hsv, origin, params) in cloth and not is_lit_top(
+        work, box)
+
+
 def _colour(box: np.ndarray, hsv: np.ndarray, origin: tuple[int, int],
             params: DiceParams) -> int:
     """The colour class covering most of the middle of ``box``, ``hsv`` the crop at

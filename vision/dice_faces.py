@@ -307,7 +307,8 @@ def finish(parts: list[dict], cls_roi: np.ndarray, grad: np.ndarray,
            offset: tuple[int, int], whole: list[bool] | None = None) -> list[Face]:
     """Faces from the outlines :func:`measure` took, with the measures taken of all of
     them at once (``dice_measure``): corners, the light ring of coloured faces and the
-    outline's edge strength; ``whole`` marks those tried as whole runs."""
+    outline's edge strength; ``whole`` marks those tried as whole runs. A part's
+    ``near_ring`` (a mark's light share just around it) stands for its ring when more."""
     hulls = [p["hull"] for p in parts]
     ats = [p["at"] for p in parts]
     corners = measure_.cornerness_many(hulls, ats)
@@ -318,8 +319,9 @@ def finish(parts: list[dict], cls_roi: np.ndarray, grad: np.ndarray,
             [ats[i] for i in coloured])):
         rings[i] = r
     whole = whole or [False] * len(parts)
-    return [Face(**{k: v for k, v in p.items() if k not in ("hull", "at")}, corners=c,
-                 ring=r, edge=measure_.edge_strength(grad, h), whole=wh)
+    return [Face(**{k: v for k, v in p.items() if k not in ("hull", "at", "near_ring")},
+                 corners=c, ring=max(r, p.get("near_ring", 0.0)),
+                 edge=measure_.edge_strength(grad, h), whole=wh)
             for p, c, r, h, wh in zip(parts, corners, rings, hulls, whole)]
 
 

@@ -28,7 +28,9 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
 
     The returned faces have ``body`` set: the die edge length in pixels estimated from how
     far the light body reaches around the mark, and ``body_value``: the light body's
-    brightness next to the mark (a side face's body is in the shade).
+    brightness next to the mark (a side face's body is in the shade). Their ``ring`` is
+    the light share just around the mark or on its box grown by half, the more of the two
+    (a big round mark on a die seen aslant: its box's corners reach past the top).
     """
     parts: list[dict] = []  # measured one by one, finished together
     value = hsv_roi[..., 2]
@@ -55,21 +57,24 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
             part = faces_.measure(code, hull, float(area), mask[y:y + h, x:x + w], (x, y),
                                   cls_roi, hsv_roi, bgr_roi, offset)
             if part is not None:
-                parts.append({**part, "body": float(body),
-                              "body_value": _body_value(cls_roi, value, centre, radius)})
+                body_value, ring = _body_value(cls_roi, value, centre, radius)
+                parts.append({**part, "body": float(body), "body_value": body_value,
+                              "near_ring": ring})
     return faces_.finish(parts, cls_roi, grad, offset)
 
 
 def _body_value(cls_roi: np.ndarray, value: np.ndarray, centre: np.ndarray,
-                radius: float) -> float:
+                radius: float) -> tuple[float, float]:
     """Median brightness (0-255) of the light body just around a mark: the light pixels
-    among the first three samples of 16 rays out of it (0.0 when there are none)."""
+    among the first three samples of 16 rays out of it (0.0 when there are none), and
+    the share of those samples that are light."""
     h, w = cls_roi.shape
     pts = centre[None, None, :] + _DIRS[:, None, :] * (radius + _FIRST)[None, :, None]
     xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
     ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
-    lit = value[ys, xs][cls_roi[ys, xs] == faces_.LIGHT]
-    return faces_.percentile(lit, 50) if lit.size else 0.0
+    light = cls_roi[ys, xs] == faces_.LIGHT
+    lit = value[ys, xs][light]
+    return (faces_.percentile(lit, 50) if lit.size else 0.0), float(light.mean())
 
 
 _FIRST = np.array([1.0, 2.0, 3.0])

@@ -10,7 +10,10 @@ import cv2
 
 from tests.vision import dice_support as ds
 from vision.dice import read_dice
-from vision.dice_cells import cell_outlines, is_lit_top
+from vision.dice import DiceParams
+from vision.dice_blobs import inner_contrast
+from vision.dice_cells import cell_outlines, in_cloth_shade, is_lit_top
+from vision.dice_faces import GREEN, RED
 from vision.imageio import read_image
 
 SCENES = Path(__file__).resolve().parents[1] / "data" / "dice-scenes"
@@ -45,6 +48,25 @@ def test_a_top_face_is_lit_better_than_what_lies_around_it():
     shade = frame.copy()  # a patch of the felt in a die's shadow
     cv2.fillConvexPoly(shade, np.round(box).astype(np.int32), (25, 95, 30))
     assert not is_lit_top(shade, box)
+
+
+def test_a_square_of_the_cloths_colour_in_shade_is_no_die():
+    # a die's shadow on a red cloth, closed in by edges; the light die next to it reaches
+    # into its box, so the box's contrast looks like pips
+    frame = np.full((100, 100, 3), (40, 45, 190), np.uint8)  # red cloth
+    box = cv2.boxPoints(((50.0, 50.0), (24.0, 24.0), 20.0))
+    cv2.fillConvexPoly(frame, np.round(box).astype(np.int32), (20, 22, 95))
+    cv2.circle(frame, (40, 58), 6, (225, 228, 230), -1)  # the die's corner
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
+    assert inner_contrast(hsv[..., 2], box) >= 30
+    params = DiceParams()
+    assert in_cloth_shade(box, hsv, (0, 0), frame, {RED}, params=params)
+    assert not in_cloth_shade(box, hsv, (0, 0), frame, {GREEN}, params=params)
+    assert not in_cloth_shade(box, hsv, (0, 0), frame, set(), params=params)
+    lit = np.full((100, 100, 3), (40, 45, 190), np.uint8)  # a plain red die's lit top
+    cv2.fillConvexPoly(lit, np.round(box).astype(np.int32), (50, 55, 225))
+    lit_hsv = cv2.cvtColor(lit, cv2.COLOR_BGR2HSV)
+    assert not in_cloth_shade(box, lit_hsv, (0, 0), lit, {RED}, params=params)
 
 
 def test_a_plain_die_of_the_felts_green_is_found_by_the_edges_round_its_top():

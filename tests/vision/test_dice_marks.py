@@ -1,0 +1,41 @@
+"""Marks of light dice (``vision.dice_marks``) on small drawn patches."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import cv2
+
+from vision.dice import DiceParams
+from vision.dice_faces import RED, class_map, gradient
+from vision.dice_marks import find_marks
+from vision.dice_pick import is_table_like
+
+_CLOTH = (40, 45, 200)  # BGR: a red cloth
+
+
+def _marks(bgr: np.ndarray) -> list:
+    p = DiceParams()
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    cls = class_map(hsv, p.hue_edges, min_sat=p.min_sat, light_value=p.light_value,
+                    min_value=p.min_value)
+    near = np.full(bgr.shape[:2], 255, np.uint8)
+    return find_marks(cls, hsv, bgr, gradient(hsv), near, (0, 0), 40.0, p.max_side)
+
+
+def test_a_big_round_mark_on_a_small_top_is_ringed_by_its_body():
+    # a light die seen aslant on a red and white check: its top looks small, its round
+    # red mark three quarters of it; the mark's box, grown by half, reaches past the
+    # top's edge at its corners (the rim, the cloth), yet the mark is ringed all round by the light top
+    patch = np.full((80, 80, 3), 235, np.uint8)
+    patch[:40, :40] = patch[40:, 40:] = _CLOTH
+    top = cv2.boxPoints(((40.0, 40.0), (26.0, 26.0), 45.0))
+    cv2.fillConvexPoly(patch, np.round(top).astype(np.int32), (225, 228, 230))
+    cv2.polylines(patch, [np.round(top).astype(np.int32)], True, (90, 90, 90), 2)  # its rim
+    cv2.circle(patch, (40, 40), 9, _CLOTH, -1)
+    marks = [m for m in _marks(patch) if m.cls == RED and np.hypot(
+        m.centre[0] - 40, m.centre[1] - 40) < 2]
+    assert len(marks) == 1 and marks[0].body > 20
+    assert marks[0].ring >= 0.9
+    table = np.array(_CLOTH, np.float32)
+    assert not is_table_like(marks[0], table, True)  # a light die's mark, not the cloth
