@@ -185,7 +185,8 @@ def fine_stage(frame: np.ndarray, coarse: tuple[np.ndarray, np.ndarray, np.ndarr
     dist, order, small = coarse
     card, valid = rectify(frame, order, deck.bank.fine.shape[1:3], usable=usable)
     light = features_many(small[None])[0, :, :, 0]
-    match = name_card(dist, light, card, valid, deck.bank, params)
+    match = name_card(dist, light, card, valid, deck.bank, params,
+                      sharp=lambda size: rectify(frame, order, size, usable=usable))
     if match is None:
         return None
     corners = order if not match.flip else np.roll(order, 2, axis=0)
