@@ -43,7 +43,7 @@ def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
     sharp : callable, optional
         ``sharp((height, width))`` gives the card rectified afresh from the frame at that
         size and its ``valid`` mask: a look-alike duel too close to call at the fine size
-        is judged again at ``cards_match.SHARP`` times it (:class:`SharpLook`), when the
+        is judged again at ``cards_match.SHARP`` times it (:class:`_SharpLook`), when the
         bank holds its references that large.
 
     Returns
@@ -78,7 +78,7 @@ def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
     margin, support = 1.0, 1.0
     # the look-alike duel decides between faces that the whole-card distance cannot
     close = [o for o in ranked[1:] if dist[o] - dist[best] < params.close_distance]
-    closer = SharpLook(sharp, bank, picks, warps)
+    closer = _SharpLook(sharp, bank, picks, warps)
 
     def duel(a: str, b: str) -> tuple[float, float]:
         misfit = _misfit(bank, picks[a], picks[b])
@@ -147,7 +147,7 @@ def _fine_fits(picks: dict[str, int], light: np.ndarray, fine_card: np.ndarray,
 SHARP_BLUR = FINE_BLUR  # feature blur of the sharp look (fraction of the card height)
 
 
-class SharpLook:
+class _SharpLook:
     """The card and the faces laid over it at ``SHARP`` times the fine size, made on the
     first duel that needs them.
 
@@ -187,11 +187,13 @@ class SharpLook:
         self._aligned[cid] = (warp_to_ref(query, warp, scale), _sharp_ref(bank, i))
 
 
+SHARP_KEPT = 24  # references whose sharp features are kept between duels
 _SHARP: dict[int, tuple[Bank, dict[int, np.ndarray]]] = {}
 
 
 def _sharp_ref(bank: Bank, i: int) -> np.ndarray:
-    """Features of reference ``i`` (0 or 180 degrees) at the sharp size, made once."""
+    """Features of reference ``i`` (0 or 180 degrees) at the sharp size (the last
+    ``SHARP_KEPT`` made are kept)."""
     hit = _SHARP.get(id(bank))
     if hit is None or hit[0] is not bank:
         if len(_SHARP) > 8:
@@ -199,6 +201,8 @@ def _sharp_ref(bank: Bank, i: int) -> np.ndarray:
         hit = _SHARP[id(bank)] = (bank, {})
     n = len(bank.ids)
     if i % n not in hit[1]:
+        if len(hit[1]) >= SHARP_KEPT:  # ~0.9 MB each: keep the memory of a big deck small
+            hit[1].clear()
         hit[1][i % n] = features(bank.sharp[i % n], SHARP_BLUR)
     ref = hit[1][i % n]
     return ref[::-1, ::-1] if i >= n else ref
