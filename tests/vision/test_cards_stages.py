@@ -118,3 +118,26 @@ def test_a_looser_outline_naming_the_look_alike_of_a_closer_unsure_one_is_doubte
     # nor when the unsure fit leaned to the very face named
     same = (replace(close[0], best_guess="act-fire"), close[1])
     assert not stages.is_contradicted(loose, [same], CardParams().same_card_iou)
+
+
+def test_a_second_look_naming_the_look_alike_of_a_closer_unsure_first_look_is_doubted(
+        monkeypatch):
+    import vision.cards as cards
+
+    close = (_sighting(None, "act-five", 0.09, (400, 300), 300), stages.Evidence(0.03, 0.99))
+    loose = (_sighting("act-fire", "act-fire", 0.28, (415, 315), 280),
+             stages.Evidence(0.05, 0.86))
+    monkeypatch.setattr(cards, "find_card_quads", lambda *a, **k: [])
+    monkeypatch.setattr(cards, "name_stages", lambda *a, **k: [close])
+    monkeypatch.setattr(cards, "hidden_pass", lambda *a, **k: [])
+    looks: list[int] = []
+
+    def vouched(*a, **k):  # FIRE's keypoints vouch for an outline once
+        looks.append(1)
+        return [loose] if len(looks) == 1 else []
+
+    monkeypatch.setattr(cards, "vouched", vouched)
+    frame = np.zeros((600, 800, 3), np.uint8)
+    reading = cards.read_keyed(frame, cs.deck(), [(np.array(loose[0].corners), "act-fire")])
+    assert reading.cards == ()
+    assert [s.best_guess for s in reading.unsure] == ["act-fire"]
