@@ -25,9 +25,9 @@ from vision.cards_find import find_card_quads
 from vision.cards_keys import find_keypoint_quads
 from vision.cards_look import hidden_pass, occluded_pass, vouched
 from vision.cards_match import MatchParams
-from vision.cards_stages import (CardParams, Evidence, check_frame, coarse_all, edges_at,
-                                 fine_stage, halve, iou, name_stages, rectify, snap_stages,
-                                 suppress)
+from vision.cards_stages import (CardParams, Evidence, check_frame, coarse_all, doubt,
+                                 edges_at, fine_stage, halve, iou, is_contradicted,
+                                 name_stages, rectify, snap_stages, suppress)
 from vision.deck import Deck
 from vision.results import CardReading, CardSighting
 
@@ -73,7 +73,8 @@ def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]
     # the edge gradients outlines are snapped onto, made once when there is one to snap
     edges = edges_at(frame, params.find.work_side, halved) if promising or keyed else None
     stages = snap_stages(frame, promising, deck, params, halved=halved, edges=edges)
-    found = suppress(name_stages(frame, stages, deck, params, fine=fine), params.same_card_iou)
+    first_pass = name_stages(frame, stages, deck, params, fine=fine)
+    found = suppress(first_pass, params.same_card_iou)
     hidden: list[tuple[CardSighting, Evidence]] = []
     for _ in range(params.hidden_rounds):  # a fan: each card lies under the next one
         more = vouched(frame, keyed, found + hidden, deck, params, halved=halved, edges=edges)
@@ -83,7 +84,9 @@ def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]
         if not more:
             break
     hidden += occluded_pass(frame, first, found + hidden, deck, params, halved=halved)
-    hidden = suppress(hidden, params.same_card_iou)
+    # a second look that names the other look-alike of a closer, unsure first look
+    hidden = suppress([(doubt(s), ev) if is_contradicted(s, first_pass, params.same_card_iou)
+                       else (s, ev) for s, ev in hidden], params.same_card_iou)
     kept = [s for s, _ in hidden] + [s for s, _ in found if s.card_id is not None or not any(
         iou(s.corners, h.corners) > params.same_card_iou for h, _ in hidden)]
     return CardReading(cards=tuple(s for s in kept if s.card_id is not None),

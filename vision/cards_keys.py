@@ -19,6 +19,12 @@ import numpy as np
 from vision.cards_match import Bank
 
 _CACHE: dict[tuple[int, int], tuple[Bank, np.ndarray, np.ndarray, cv2.DescriptorMatcher]] = {}
+#: A frame whose kept keypoints have a near twin in the frame this often shows a repeated
+#: texture (a checked cloth, card backs) that took the keypoint budget from the cards: the
+#: budget is then shared out evenly over tiles of ``TILE`` work pixels.
+REPEATED = 0.6
+TWIN = 150.0  # descriptor distance of a near twin (a SIFT descriptor's length is ~512)
+TILE = 64
 
 
 @dataclass(frozen=True)
@@ -149,6 +155,13 @@ def frame_keys(gray: np.ndarray, scale: float, params: KeyParams = KeyParams(), 
         if desc is None:
             return FrameKeys(np.zeros((0, 2), np.float32), np.zeros((0, 128), np.float32),
                              np.zeros(0, np.float32), scale)
+        if len(kps) >= params.max_keys and _repeated(desc):
+            # all keypoints found, the budget shared by tile, descriptors for those only
+            every = cv2.SIFT_create().detect(gray, None)
+            keep = _by_tile(np.array([k.pt for k in every], np.float32),
+                            np.array([k.response for k in every], np.float32),
+                            gray.shape, params.max_keys)
+            kps, desc = sift.compute(gray, [every[i] for i in keep])
         return FrameKeys(np.array([k.pt for k in kps], np.float32), desc,
                          np.array([k.response for k in kps], np.float32), scale)
     # a keypoint's descriptor sees a tile's neighbours: those are searched afresh too
@@ -174,9 +187,37 @@ def frame_keys(gray: np.ndarray, scale: float, params: KeyParams = KeyParams(), 
                        for f in ("pts", "desc", "strength")), scale,
                      None if known[0] is None else np.concatenate(known))
     if len(keys.pts) > params.max_keys:
-        best = np.sort(np.argsort(-keys.strength, kind="stable")[:params.max_keys])
+        best = (_by_tile(keys.pts, keys.strength, gray.shape, params.max_keys)
+                if _repeated(keys.desc) else
+                np.sort(np.argsort(-keys.strength, kind="stable")[:params.max_keys]))
         keys = _take(keys, best)
     return keys
+
+
+def _repeated(desc: np.ndarray) -> bool:
+    """Whether most keypoints (descriptors (K, 128), a sample of 200) have a near twin in
+    the frame: a repeated texture (``REPEATED``)."""
+    pick = desc[np.linspace(0, len(desc) - 1, min(200, len(desc))).astype(int)]
+    d2 = (pick * pick).sum(1)[:, None] + (desc * desc).sum(1)[None] - 2 * pick @ desc.T
+    twin = np.partition(d2, 1, axis=1)[:, 1]  # the nearest but itself
+    return float((twin < TWIN * TWIN).mean()) > REPEATED
+
+
+def _by_tile(pts: np.ndarray, strength: np.ndarray, shape: tuple[int, ...], budget: int
+             ) -> np.ndarray:
+    """Indices (sorted) of ``budget`` keypoints: the strongest of each ``TILE`` square up to
+    an even share of the budget, then the strongest of the rest."""
+    h, w = shape[:2]
+    cols, rows = max(1, round(w / TILE)), max(1, round(h / TILE))
+    cell = (np.clip((pts[:, 1] * rows / h).astype(int), 0, rows - 1) * cols
+            + np.clip((pts[:, 0] * cols / w).astype(int), 0, cols - 1))
+    order = np.argsort(-strength, kind="stable")
+    by_cell = order[np.argsort(cell[order], kind="stable")]  # per tile, strongest first
+    rank = np.empty(len(order), int)  # each keypoint's rank by strength within its tile
+    rank[by_cell] = np.arange(len(order)) - np.searchsorted(cell[by_cell], cell[by_cell])
+    share = budget // (rows * cols)
+    first, rest = order[rank[order] < share], order[rank[order] >= share]
+    return np.sort(np.concatenate([first, rest[:max(0, budget - len(first))]]))
 
 
 def _where(keys: FrameKeys, tiles: np.ndarray, tile: int) -> FrameKeys:

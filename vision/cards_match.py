@@ -24,6 +24,7 @@ import numpy as np
 
 COARSE_H = 64
 FINE_SCALE = 2.5
+SHARP = 2  # a look-alike duel too close to call is judged again at this many times fine
 CELL_ROWS = 8
 CHROMA_DEADBAND = 12.0  # Lab units (0..255 scale)
 CHROMA_SCALE = 40.0  # Lab units of colour worth one unit of normalised lightness
@@ -93,6 +94,9 @@ class Bank:
         Fine features at 0 degrees.
     size : tuple of int
         (coarse_h, coarse_w) of the canonical card.
+    sharp : ndarray of shape (N, Hs, Ws, 3), uint8, BGR, or None
+        The faces at :func:`sharp_size`, for look-alike duels too close to call at the
+        fine size (``cards_name``); None when the deck has none.
     """
 
     ids: tuple[str, ...]
@@ -101,6 +105,7 @@ class Bank:
     light: np.ndarray
     fine: np.ndarray
     size: tuple[int, int]
+    sharp: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -125,6 +130,12 @@ def canonical_size(aspect: float) -> tuple[tuple[int, int], tuple[int, int]]:
     """Coarse and fine (height, width) of the rectified card for a deck's aspect."""
     cw = max(16, 4 * round(COARSE_H * aspect / 4))
     return (COARSE_H, cw), (round(COARSE_H * FINE_SCALE), round(cw * FINE_SCALE))
+
+
+def sharp_size(aspect: float) -> tuple[int, int]:
+    """(height, width) of a face kept for the sharp look-alike duel: ``SHARP`` times fine."""
+    (ch, cw), _ = canonical_size(aspect)
+    return round(ch * FINE_SCALE * SHARP), round(cw * FINE_SCALE * SHARP)
 
 
 def features(card: np.ndarray, blur: float = BLUR) -> np.ndarray:
@@ -160,8 +171,10 @@ def features(card: np.ndarray, blur: float = BLUR) -> np.ndarray:
     return out
 
 
-def build_bank(ids: tuple[str, ...], faces: np.ndarray, aspect: float) -> Bank:
-    """Reference features from canonical faces (N, Hf, Wf, 3) uint8 BGR at fine size."""
+def build_bank(ids: tuple[str, ...], faces: np.ndarray, aspect: float, *,
+               sharp: np.ndarray | None = None) -> Bank:
+    """Reference features from canonical faces (N, Hf, Wf, 3) uint8 BGR at fine size;
+    ``sharp``: the same faces at :func:`sharp_size`, kept as they are."""
     (ch, cw), _ = canonical_size(aspect)
     fine = (np.stack([features(f, FINE_BLUR) for f in faces]) if len(faces)
             else np.zeros((0, 1, 1, 3)))
@@ -176,7 +189,7 @@ def build_bank(ids: tuple[str, ...], faces: np.ndarray, aspect: float) -> Bank:
     else:
         stack, light = np.zeros((0, 1, 1), np.float32), np.zeros((0, ch, cw), np.float32)
     return Bank(ids=ids, coarse=stack, coarse_sq=(stack * stack).sum(-1), light=light,
-                fine=fine.astype(np.float32), size=(ch, cw))
+                fine=fine.astype(np.float32), size=(ch, cw), sharp=sharp)
 
 
 def cells_of(feats: np.ndarray) -> np.ndarray:
@@ -369,14 +382,20 @@ def duel_contrast(query: np.ndarray, valid: np.ndarray, ref_a: np.ndarray, ref_b
     x0, x1 = max(xs.min() - 2 * pad, pad), min(xs.max() + 2 * pad + 1, w - pad)
     if y1 <= y0 or x1 <= x0:
         return 0.0
-    basis = np.stack([m[y0:y1, x0:x1].ravel(), d[y0:y1, x0:x1].ravel(),
-                      np.ones((y1 - y0) * (x1 - x0), np.float32)], 1)
-    best = (np.inf, 0.0)
-    for dy in range(-pad, pad + 1):
-        for dx in range(-pad, pad + 1):
-            q = query[y0 + dy:y1 + dy, x0 + dx:x1 + dx, 0].ravel()
-            coef, *_ = np.linalg.lstsq(basis, q, rcond=None)
-            err = float(((basis @ coef - q) ** 2).sum())
-            if err < best[0] and coef[0] > 0.2:
-                best = (err, float(coef[1] / coef[0]))
-    return best[1]
+    # the least-squares fit at every shift at once: correlations of the query with each
+    # basis image (matchTemplate) against the basis' own Gram matrix
+    area = np.ascontiguousarray(query[y0 - pad:y1 + pad, x0 - pad:x1 + pad, 0], np.float32)
+    basis = [np.ascontiguousarray(b, np.float32) for b in
+             (m[y0:y1, x0:x1], d[y0:y1, x0:x1], np.ones((y1 - y0, x1 - x0), np.float32))]
+    flat = np.stack([b.ravel() for b in basis], 1).astype(np.float64)
+    inverse = np.linalg.pinv(flat.T @ flat)
+    qb = np.stack([cv2.matchTemplate(area, b, cv2.TM_CCORR) for b in basis], -1
+                  ).astype(np.float64)  # (shifts_y, shifts_x, 3)
+    qq = cv2.matchTemplate(area * area, basis[2], cv2.TM_CCORR).astype(np.float64)
+    coef = qb @ inverse.T
+    err = qq - (coef * qb).sum(-1)
+    err[coef[:, :, 0] <= 0.2] = np.inf
+    if not np.isfinite(err).any():
+        return 0.0
+    k = np.unravel_index(int(np.argmin(err)), err.shape)
+    return float(coef[k][1] / coef[k][0])

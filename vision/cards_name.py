@@ -9,6 +9,8 @@ duel is too close to call is unsure.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import cv2
 import numpy as np
 
@@ -24,7 +26,9 @@ CLEARLY_NONE = 0.15
 
 
 def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
-              valid: np.ndarray, bank: Bank, params: MatchParams) -> Match | None:
+              valid: np.ndarray, bank: Bank, params: MatchParams, *,
+              sharp: Callable[[tuple[int, int]], tuple[np.ndarray, np.ndarray]] | None = None
+              ) -> Match | None:
     """Name one rectified card.
 
     Parameters
@@ -36,6 +40,11 @@ def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
     fine_card : ndarray of shape (Hf, Wf, 3), uint8, BGR
     valid : ndarray of shape (Hf, Wf), bool
         False where the card is outside the frame.
+    sharp : callable, optional
+        ``sharp((height, width))`` gives the card rectified afresh from the frame at that
+        size and its ``valid`` mask: a look-alike duel too close to call at the fine size
+        is judged again at ``cards_match.SHARP`` times it (:class:`_SharpLook`), when the
+        bank holds its references that large.
 
     Returns
     -------
@@ -60,7 +69,7 @@ def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
     picks = {cid: way(i % n) for cid, i in picks.items()}
     for j in kin[best_ref % n]:
         picks.setdefault(bank.ids[j], way(j))
-    aligned, masks, dist = _fine_fits(picks, light, fine_card, valid, bank, params)
+    aligned, masks, dist, warps = _fine_fits(picks, light, fine_card, valid, bank, params)
     ranked = sorted(dist, key=dist.__getitem__)
     best = ranked[0]
     if dist[best] > params.max_fine_distance:
@@ -69,14 +78,19 @@ def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
     margin, support = 1.0, 1.0
     # the look-alike duel decides between faces that the whole-card distance cannot
     close = [o for o in ranked[1:] if dist[o] - dist[best] < params.close_distance]
-    duels = {o: _duel(aligned, masks, best, o, params.min_margin, _misfit(bank, picks[best],
-                                                                         picks[o]))
-             for o in close}
+    closer = _SharpLook(sharp, bank, picks, warps)
+
+    def duel(a: str, b: str) -> tuple[float, float]:
+        misfit = _misfit(bank, picks[a], picks[b])
+        verdict = _duel(aligned, masks, a, b, params.min_margin, misfit)
+        if abs(verdict[0]) < params.min_margin:  # too close to call: look closer
+            verdict = closer.duel(a, b, params.min_margin, misfit) or verdict
+        return verdict
+
+    duels = {o: duel(best, o) for o in close}
     if duels and min(m for m, _ in duels.values()) <= -params.min_margin:
         rival, best = best, min(duels, key=lambda o: duels[o][0])
-        duels = {o: _duel(aligned, masks, best, o, params.min_margin,
-                          _misfit(bank, picks[best], picks[o]))
-                 for o in close + [rival] if o != best}
+        duels = {o: duel(best, o) for o in close + [rival] if o != best}
     if duels:
         margin = min(m for m, _ in duels.values())
         support = min(c for _, c in duels.values())
@@ -111,14 +125,15 @@ def _shortlist(coarse: np.ndarray, ids: tuple[str, ...], params: MatchParams
 
 def _fine_fits(picks: dict[str, int], light: np.ndarray, fine_card: np.ndarray,
                valid: np.ndarray, bank: Bank, params: MatchParams
-               ) -> tuple[dict, dict, dict[str, float]]:
-    """Lay each shortlisted face over the card (its own alignment) and measure the fit."""
+               ) -> tuple[dict, dict, dict[str, float], dict[str, np.ndarray]]:
+    """Lay each shortlisted face over the card (its own alignment) and measure the fit;
+    also returns each face's alignment (coarse-size affine warps)."""
     n = len(bank.ids)
     fine_query = features(fine_card, FINE_BLUR)
     fine_valid = valid.astype(np.float32)
-    aligned, masks, dist = {}, {}, {}
+    aligned, masks, dist, warps = {}, {}, {}, {}
     for cid, i in picks.items():
-        warp = align(light, bank.light[i])
+        warp = warps[cid] = align(light, bank.light[i])
         query = warp_to_ref(fine_query, warp, FINE_SCALE)
         masks[cid] = warp_to_ref(fine_valid, warp, FINE_SCALE, border=cv2.BORDER_REPLICATE) > 0.5
         ref = bank.fine[i % n]
@@ -126,7 +141,71 @@ def _fine_fits(picks: dict[str, int], light: np.ndarray, fine_card: np.ndarray,
         dist[cid] = fine_distance(query, masks[cid], aligned[cid][1], keep=params.keep_cells)
         if len(dist) == 1 and dist[cid] > params.max_fine_distance + CLEARLY_NONE:
             break
-    return aligned, masks, dist
+    return aligned, masks, dist, warps
+
+
+SHARP_BLUR = FINE_BLUR  # feature blur of the sharp look (fraction of the card height)
+
+
+class _SharpLook:
+    """The card and the faces laid over it at ``SHARP`` times the fine size, made on the
+    first duel that needs them.
+
+    A title word's letters are ~6 pixels high at the fine size: too few to tell BANK
+    from BARK when the frame holds more. The card is rectified afresh from the frame at
+    the larger size, and the deck keeps its references at that size (``Bank.sharp``).
+    """
+
+    def __init__(self, sharp: Callable | None, bank: Bank, picks: dict[str, int],
+                 warps: dict[str, np.ndarray]) -> None:
+        self._look = sharp if bank.sharp is not None and len(bank.sharp) else None
+        self._bank, self._picks, self._warps = bank, picks, warps
+        self._card: tuple[np.ndarray, np.ndarray] | None = None
+        self._aligned: dict = {}
+        self._masks: dict = {}
+
+    def duel(self, a: str, b: str, min_margin: float, misfit: float
+             ) -> tuple[float, float] | None:
+        """:func:`_duel` of faces ``a`` and ``b`` at the sharp size; None without one."""
+        if self._look is None:
+            return None
+        for cid in (a, b):
+            if cid not in self._aligned:
+                self._lay(cid)
+        verdict = _duel(self._aligned, self._masks, a, b, min_margin, misfit)
+        return verdict if verdict[0] != 0 else None
+
+    def _lay(self, cid: str) -> None:
+        bank, n = self._bank, len(self._bank.ids)
+        if self._card is None:
+            card, valid = self._look(bank.sharp.shape[1:3])
+            self._card = (features(card, SHARP_BLUR), valid.astype(np.float32))
+        query, valid = self._card
+        scale = bank.sharp.shape[1] / bank.size[0]
+        warp, i = self._warps[cid], self._picks[cid]
+        self._masks[cid] = warp_to_ref(valid, warp, scale, border=cv2.BORDER_REPLICATE) > 0.5
+        self._aligned[cid] = (warp_to_ref(query, warp, scale), _sharp_ref(bank, i))
+
+
+SHARP_KEPT = 24  # references whose sharp features are kept between duels
+_SHARP: dict[int, tuple[Bank, dict[int, np.ndarray]]] = {}
+
+
+def _sharp_ref(bank: Bank, i: int) -> np.ndarray:
+    """Features of reference ``i`` (0 or 180 degrees) at the sharp size (the last
+    ``SHARP_KEPT`` made are kept)."""
+    hit = _SHARP.get(id(bank))
+    if hit is None or hit[0] is not bank:
+        if len(_SHARP) > 8:
+            _SHARP.clear()
+        hit = _SHARP[id(bank)] = (bank, {})
+    n = len(bank.ids)
+    if i % n not in hit[1]:
+        if len(hit[1]) >= SHARP_KEPT:  # ~0.9 MB each: keep the memory of a big deck small
+            hit[1].clear()
+        hit[1][i % n] = features(bank.sharp[i % n], SHARP_BLUR)
+    ref = hit[1][i % n]
+    return ref[::-1, ::-1] if i >= n else ref
 
 
 def _duel(aligned: dict, masks: dict, a: str, b: str, min_margin: float,

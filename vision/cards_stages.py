@@ -187,7 +187,8 @@ def fine_stage(frame: np.ndarray, coarse: tuple[np.ndarray, np.ndarray, np.ndarr
     dist, order, small = coarse
     card, valid = rectify(frame, order, deck.bank.fine.shape[1:3], usable=usable)
     light = features_many(small[None])[0, :, :, 0]
-    match = name_card(dist, light, card, valid, deck.bank, params)
+    match = name_card(dist, light, card, valid, deck.bank, params,
+                      sharp=lambda size: rectify(frame, order, size, usable=usable))
     if match is None:
         return None
     corners = order if not match.flip else np.roll(order, 2, axis=0)
@@ -220,13 +221,13 @@ def name_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams,
                 iou_quads(c[1], t) > 0.8 for t, _ in doubted) >= UNSURE_TRIES:
             continue
         result = (fine or fine_stage)(frame, c, deck, params.match, usable=usable)
-        if result is not None and result[0].card_id is not None and any(
+        if result is not None and result[0].card_id is not None and (any(
                 iou_quads(c[1], t) > 0.8 and g not in (None, result[0].card_id)
-                for t, g in doubted):
+                for t, g in doubted) or is_contradicted(result[0], found,
+                                                        params.same_card_iou)):
             # the same place was a close call leaning to another face: the two outlines
             # disagree on the look-alike, so it stays unsure
-            result = (replace(result[0], card_id=None,
-                              confidence=min(result[0].confidence, 0.49)), result[1])
+            result = (doubt(result[0]), result[1])
         if result is not None and result[0].card_id is None:
             doubted.append((c[1], result[0].best_guess if result[1].margin > 0 else None))
         else:
@@ -236,6 +237,22 @@ def name_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams,
             if result[0].card_id is not None:
                 named.append(c[1])
     return found
+
+
+def is_contradicted(sighting: CardSighting, seen: list[tuple[CardSighting, Evidence]],
+                    same_iou: float) -> bool:
+    """Whether a named ``sighting`` has a better fit among ``seen``: an outline of the same
+    card (overlapping more than ``same_iou``), closer to its own face, left unsure with its
+    duel leaning to another face. The two outlines disagree on a look-alike."""
+    return sighting.card_id is not None and any(
+        s.card_id is None and ev.margin > 0 and s.best_guess != sighting.card_id
+        and s.distance < sighting.distance and iou(s.corners, sighting.corners) > same_iou
+        for s, ev in seen)
+
+
+def doubt(sighting: CardSighting) -> CardSighting:
+    """``sighting`` made unsure (its best guess kept)."""
+    return replace(sighting, card_id=None, confidence=min(sighting.confidence, 0.49))
 
 
 def snap_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams, *,

@@ -22,12 +22,13 @@ import numpy as np
 
 from vision.cards_face import find_face_outline
 from vision.cards_single import quad_area
-from vision.cards_match import COARSE_H, FINE_SCALE, Bank, build_bank, canonical_size
+from vision.cards_match import (COARSE_H, FINE_SCALE, SHARP, Bank, build_bank, canonical_size,
+                                sharp_size)
 from vision.imageio import ImageError, read_image
 
 CACHE_NAME = ".companion-index.npz"
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
-_FORMAT = 10  # bump when rectification changes: old caches are rebuilt
+_FORMAT = 11  # bump when rectification changes: old caches are rebuilt
 DEFAULT_ASPECT = 63 / 88  # poker card, used when no reference shows an outline
 FACE_HEIGHT = 400  # pixels of the long side of a face saved rectified (taught, rectified_face)
 #: In a face saved rectified, an outline filling this much of it is a frame printed on the
@@ -88,8 +89,11 @@ def build_deck(photos: Sequence[tuple[str, np.ndarray]], *, problems: Sequence[s
     aspect = float(np.median(aspects)) if aspects else DEFAULT_ASPECT
     faces = np.stack([_upright_face(img, q, aspect) for (_, img), q in zip(photos, outlines)]
                      ) if photos else np.zeros((0, 1, 1, 3), np.uint8)
+    # the same faces larger, for look-alike duels too close to call at the fine size
+    sharp = np.stack([_upright_face(img, q, aspect, size=sharp_size(aspect))
+                      for (_, img), q in zip(photos, outlines)]) if photos else None
     ids = tuple(cid for cid, _ in photos)
-    return deck_from_faces(ids, faces, aspect, problems=problems)
+    return deck_from_faces(ids, faces, aspect, problems=problems, sharp=sharp)
 
 
 def _card_outline(image: np.ndarray) -> np.ndarray | None:
@@ -130,10 +134,11 @@ def _layout(face: np.ndarray) -> np.ndarray:
 
 
 def deck_from_faces(ids: tuple[str, ...], faces: np.ndarray, aspect: float, *,
-                    problems: Sequence[str] = ()) -> Deck:
-    """A deck from faces already rectified at the fine canonical size (the cached form)."""
-    return Deck(ids=ids, faces=faces, aspect=aspect, bank=build_bank(ids, faces, aspect),
-                problems=tuple(problems))
+                    problems: Sequence[str] = (), sharp: np.ndarray | None = None) -> Deck:
+    """A deck from faces already rectified at the fine canonical size (the cached form);
+    ``sharp``: the same faces at ``cards_match.sharp_size``, when at hand."""
+    return Deck(ids=ids, faces=faces, aspect=aspect,
+                bank=build_bank(ids, faces, aspect, sharp=sharp), problems=tuple(problems))
 
 
 def rectified_face(image: np.ndarray) -> np.ndarray:
@@ -193,14 +198,14 @@ def load_deck(folder: str | os.PathLike[str]) -> Deck:
     if not root.is_dir():
         raise ValueError(f"deck folder {folder} does not exist")
     files, problems = _list_references(root)
-    signature = json.dumps([_FORMAT, COARSE_H, FINE_SCALE]
+    signature = json.dumps([_FORMAT, COARSE_H, FINE_SCALE, SHARP]
                            + [[f.name, *_stamp(f)] for f in files])
     cache = root / CACHE_NAME
     try:
         with np.load(cache, allow_pickle=False) as z:
             if str(z["signature"]) == signature:
                 return deck_from_faces(tuple(str(i) for i in z["ids"]), z["faces"],
-                                       float(z["aspect"]),
+                                       float(z["aspect"]), sharp=z["sharp"],
                                        problems=problems + [str(p) for p in z["problems"]])
     except (OSError, KeyError, ValueError):
         pass  # no cache yet, or stale or damaged: rebuild it
@@ -216,7 +221,7 @@ def load_deck(folder: str | os.PathLike[str]) -> Deck:
     deck = build_deck(photos, problems=problems)
     try:
         np.savez(cache, signature=np.array(signature), ids=np.array(deck.ids),
-                 faces=deck.faces, aspect=np.array(deck.aspect),
+                 faces=deck.faces, sharp=deck.bank.sharp, aspect=np.array(deck.aspect),
                  problems=np.array(unreadable, dtype=str))
     except OSError:
         pass  # a read-only deck still works, it is just indexed again next time

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from scenes.card_faces import outside_face
 from tests.vision import cards_support as cs
 from vision.cards import CardParams, read_cards
-from vision.cards_keys import find_keypoint_quads
+from vision.cards_keys import KeyParams, _repeated, find_keypoint_quads, frame_keys, work_gray
 from vision.deck import build_deck, load_deck
 from vision.imageio import read_image
 
@@ -126,3 +127,32 @@ def test_a_few_chance_matches_bunched_on_one_spot_give_no_outline():
     frame = cs.place(cs.table(seed=11), cs.faces()["num-2"], cs.card_corners((480, 360), 320, 70))
     ids = [cid for _, cid in find_keypoint_quads(frame, deck.faces, deck.bank)]
     assert "num-2" in ids and "hero-fox" not in ids
+
+
+def _checked_cloth(size: tuple[int, int] = (960, 720), square: int = 36) -> np.ndarray:
+    """A red and white checked tablecloth: a corner at every square, all alike."""
+    w, h = size
+    y, x = np.mgrid[0:h, 0:w]
+    red = ((x // square + y // square) % 2).astype(bool)
+    cloth = np.empty((h, w, 3), np.uint8)
+    cloth[red], cloth[~red] = (40, 40, 200), (235, 240, 245)
+    return cv2.GaussianBlur(cloth, (0, 0), 1.0)
+
+
+def test_a_checked_cloth_does_not_take_the_keypoints_from_the_card():
+    # the cloth's corners outnumber and outshine the card's: the strongest 1000 keypoints
+    # would all lie on the cloth, so the budget is shared out over the frame
+    for cid, angle in [("hero-fox", 20), ("num-3", -35)]:
+        frame = cs.place(_checked_cloth(), cs.faces()[cid], cs.card_corners((480, 360), 200,
+                                                                            angle))
+        gray, scale = work_gray(frame)
+        keys = frame_keys(gray, scale)
+        assert len(keys.pts) <= KeyParams().max_keys
+        assert [c for _, c in _keyed(frame)] == [cid]
+    frame = cs.place(_checked_cloth(), cs.faces()["hero-moon"],
+                     cs.card_corners((480, 360), 190, 5))
+    assert read_cards(frame, cs.deck()).ids == ("hero-moon",)
+    # the keypoints of an ordinary table are kept as they were: the strongest
+    plain = cs.place(cs.table(), cs.faces()["hero-fox"], cs.card_corners((480, 360), 200, 20))
+    gray, scale = work_gray(plain)
+    assert not _repeated(frame_keys(gray, scale).desc)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -62,3 +64,33 @@ def test_references_lying_askew_of_each_other_count_as_misfit():
     i, j = askew.ids.index("act-draw"), askew.ids.index("act-drop")
     assert _misfit(askew.bank, i, j) > DUEL_ASKEW
     assert _misfit(askew.bank, i, j) == _misfit(askew.bank, j, i)
+
+
+def _photographed(frame: np.ndarray, blur: float, seed: int) -> np.ndarray:
+    """``frame`` as a camera gives it: soft focus, sensor noise, JPEG."""
+    soft = cv2.GaussianBlur(frame, (0, 0), blur)
+    noisy = soft + np.random.default_rng(seed).normal(0, 4, frame.shape)
+    _, data = cv2.imencode(".jpg", np.clip(noisy, 0, 255).astype(np.uint8),
+                           [cv2.IMWRITE_JPEG_QUALITY, 60])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+def test_a_title_too_small_to_read_at_the_fine_size_is_read_sharper():
+    # BARK and BANK differ by one letter, a few pixels high on a small, soft card: at the
+    # fine size the duel cannot call it, so the card is rectified again larger
+    deck = cs.deck()
+    blunt = replace(deck, bank=replace(deck.bank, sharp=None))
+    corners = cs.card_corners((480, 360), 170, 5, tilt=0.08)
+    frame = _photographed(cs.place(cs.table(seed=3), cs.faces()["act-bark"], corners), 1.2, 3)
+    sharp, _ = fine_stage(frame, coarse_all(frame, [corners], deck)[0], deck, MatchParams())
+    unsure, _ = fine_stage(frame, coarse_all(frame, [corners], blunt)[0], blunt, MatchParams())
+    assert unsure.card_id is None and unsure.best_guess in ("act-bark", "act-bank")
+    assert sharp.card_id == "act-bark"
+    # and the sharper look names no card as its look-alike
+    for cid, other in (("act-bank", "act-bark"), ("act-bark", "act-bank")):
+        for height, blur in [(170, 1.2), (200, 0.8), (240, 1.2)]:
+            corners = cs.card_corners((480, 360), height, 33, tilt=0.08)
+            frame = _photographed(cs.place(cs.table(seed=4), cs.faces()[cid], corners), blur, 2)
+            seen, _ = fine_stage(frame, coarse_all(frame, [corners], deck)[0], deck,
+                                 MatchParams())
+            assert seen.best_guess == cid and seen.card_id != other, (cid, height, blur, seen)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 import vision.cards_stages as stages
@@ -88,3 +90,54 @@ def test_a_second_try_that_names_the_other_look_alike_stays_unsure(monkeypatch):
                                                           ("act-bark", "act-bark", 0.05)]))
     found = stages.name_stages(frame, _outlines(2), cs.deck(), CardParams())
     assert [s.card_id for s, _ in found] == [None, "act-bark"]
+
+
+def _sighting(cid: str | None, guess: str, distance: float, centre: tuple[float, float],
+              height: float) -> CardSighting:
+    corners = cs.card_corners(centre, height, 5)
+    return CardSighting(card_id=cid, best_guess=guess, confidence=0.9 if cid else 0.4,
+                        runner_up=None, distance=distance,
+                        corners=tuple((float(x), float(y)) for x, y in corners))
+
+
+def test_a_looser_outline_naming_the_look_alike_of_a_closer_unsure_one_is_doubted():
+    # a closer fit of the card (distance 0.09) leaned to FIVE without naming it; an
+    # outline of the same card askew by a tenth (IoU ~0.7, too far for the second-try
+    # rule) fits FIRE at 0.28: the two disagree on the look-alike
+    close = (_sighting(None, "act-five", 0.09, (400, 300), 300), stages.Evidence(0.03, 0.99))
+    loose = _sighting("act-fire", "act-fire", 0.28, (415, 315), 280)
+    assert 0.55 < stages.iou(close[0].corners, loose.corners) < 0.8
+    assert stages.is_contradicted(loose, [close], CardParams().same_card_iou)
+    assert stages.doubt(loose).card_id is None and stages.doubt(loose).best_guess == "act-fire"
+    # not when the unsure fit was the looser one, leaned to no face, or lies elsewhere
+    worse = (replace(close[0], distance=0.3), close[1])
+    leaning_nowhere = (close[0], stages.Evidence(-0.03, 0.99))
+    elsewhere = (_sighting(None, "act-five", 0.09, (700, 300), 300), close[1])
+    for other in (worse, leaning_nowhere, elsewhere):
+        assert not stages.is_contradicted(loose, [other], CardParams().same_card_iou)
+    # nor when the unsure fit leaned to the very face named
+    same = (replace(close[0], best_guess="act-fire"), close[1])
+    assert not stages.is_contradicted(loose, [same], CardParams().same_card_iou)
+
+
+def test_a_second_look_naming_the_look_alike_of_a_closer_unsure_first_look_is_doubted(
+        monkeypatch):
+    import vision.cards as cards
+
+    close = (_sighting(None, "act-five", 0.09, (400, 300), 300), stages.Evidence(0.03, 0.99))
+    loose = (_sighting("act-fire", "act-fire", 0.28, (415, 315), 280),
+             stages.Evidence(0.05, 0.86))
+    monkeypatch.setattr(cards, "find_card_quads", lambda *a, **k: [])
+    monkeypatch.setattr(cards, "name_stages", lambda *a, **k: [close])
+    monkeypatch.setattr(cards, "hidden_pass", lambda *a, **k: [])
+    looks: list[int] = []
+
+    def vouched(*a, **k):  # FIRE's keypoints vouch for an outline once
+        looks.append(1)
+        return [loose] if len(looks) == 1 else []
+
+    monkeypatch.setattr(cards, "vouched", vouched)
+    frame = np.zeros((600, 800, 3), np.uint8)
+    reading = cards.read_keyed(frame, cs.deck(), [(np.array(loose[0].corners), "act-fire")])
+    assert reading.cards == ()
+    assert [s.best_guess for s in reading.unsure] == ["act-fire"]

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tests.vision import cards_support as cs
+from vision.cards_match import sharp_size
 from vision.deck import CACHE_NAME, build_deck, card_id_of, load_deck, rectified_face
 
 
@@ -50,6 +51,9 @@ def test_index_is_cached_and_rebuilt_when_a_file_changes(tmp_path):
     # and an unchanged folder loads the same faces back from the cache
     third = load_deck(tmp_path)
     assert third.ids == second.ids and np.array_equal(third.faces, second.faces)
+    # with the larger faces the close look-alike duels are judged on
+    assert third.bank.sharp is not None and np.array_equal(third.bank.sharp, second.bank.sharp)
+    assert third.bank.sharp.shape[1:3] == sharp_size(third.aspect)
 
 
 def test_a_damaged_cache_is_rebuilt(tmp_path):
