@@ -73,3 +73,16 @@ def scene(colours, *, side=34, size=(640, 480), table_colour=(150, 150, 155), se
         die(frame, (x, y), side, bgr, angle=rng.uniform(0, 90), pips=int(rng.integers(1, 7)),
             pip_colour=pip)
     return frame
+
+
+def face(**kw):
+    """A crisp green die-sized face candidate (``vision.dice_faces.Face``), with the fields
+    in ``kw`` changed."""
+    from vision.dice_faces import GREEN, Face
+    base = dict(cls=GREEN, area=900.0, centre=(100.0, 100.0),
+                box=np.array([[85, 85], [115, 85], [115, 115], [85, 115]], np.float32),
+                aspect=1.0, fill=0.88, value=200.0, holes=0.1, mark=0, agree=0.9,
+                bgr=(40.0, 180.0, 40.0), ring=0.0, edge=150.0, pips=60.0, max_hole=0.04,
+                corners=1.38)
+    base.update(kw)
+    return Face(**base)

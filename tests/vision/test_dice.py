@@ -113,36 +113,25 @@ def test_reading_totals_follow_its_dice():
     assert DiceReading().confidence == 1.0 and DiceReading().count == 0
 
 
-def _face(**kw):
-    from vision.dice_faces import GREEN, Face
-    base = dict(cls=GREEN, area=900.0, centre=(100.0, 100.0),
-                box=np.array([[85, 85], [115, 85], [115, 115], [85, 115]], np.float32),
-                aspect=1.0, fill=0.88, value=200.0, holes=0.1, mark=0, agree=0.9,
-                bgr=(40.0, 180.0, 40.0), ring=0.0, edge=150.0, pips=60.0, max_hole=0.04,
-                corners=1.38)
-    base.update(kw)
-    return Face(**base)
-
-
 def test_top_faces_are_square_coloured_faces_with_pips_in_their_middle():
     from vision.dice_faces import GREY, LIGHT, RED, YELLOW
     from vision.dice_pick import is_crisp_square, is_top_shaped
 
     shaped = dict(top_area=900.0, max_aspect=1.75, min_fill=0.62)
-    assert is_top_shaped(_face(), **shaped)
-    assert not is_top_shaped(_face(max_hole=0.5, holes=0.5), **shaped)  # felt around a die
+    assert is_top_shaped(ds.face(), **shaped)
+    assert not is_top_shaped(ds.face(max_hole=0.5, holes=0.5), **shaped)  # felt around a die
     light = dict(cls=LIGHT, mark=RED, bgr=(220.0, 225.0, 225.0), holes=0.15, max_hole=0.12)
-    assert is_top_shaped(_face(**light, mark_off=0.05), **shaped)
-    assert not is_top_shaped(_face(**light, mark_off=0.35), **shaped)  # colour at its edge
-    assert is_top_shaped(_face(cls=YELLOW, bgr=(30.0, 200.0, 230.0)), **shaped)
-    assert not is_top_shaped(_face(cls=YELLOW, bgr=(110.0, 160.0, 190.0)), **shaped)  # brass
+    assert is_top_shaped(ds.face(**light, mark_off=0.05), **shaped)
+    assert not is_top_shaped(ds.face(**light, mark_off=0.35), **shaped)  # colour at its edge
+    assert is_top_shaped(ds.face(cls=YELLOW, bgr=(30.0, 200.0, 230.0)), **shaped)
+    assert not is_top_shaped(ds.face(cls=YELLOW, bgr=(110.0, 160.0, 190.0)), **shaped)  # brass
     grey = dict(cls=GREY, mark=RED, bgr=(90.0, 90.0, 95.0), holes=0.15, max_hole=0.12)
-    assert is_top_shaped(_face(**grey, mark_off=0.05), **shaped)
-    assert not is_top_shaped(_face(**grey, aspect=1.6), **shaped)  # a shaded side face
-    assert not is_top_shaped(_face(**grey, corners=2.1), **shaped)  # side and shadow merged
-    assert is_crisp_square(_face())
-    assert not is_crisp_square(_face(edge=50.0))
-    assert not is_crisp_square(_face(corners=2.2, fill=0.65, aspect=1.6))
+    assert is_top_shaped(ds.face(**grey, mark_off=0.05), **shaped)
+    assert not is_top_shaped(ds.face(**grey, aspect=1.6), **shaped)  # a shaded side face
+    assert not is_top_shaped(ds.face(**grey, corners=2.1), **shaped)  # side and shadow merged
+    assert is_crisp_square(ds.face())
+    assert not is_crisp_square(ds.face(edge=50.0))
+    assert not is_crisp_square(ds.face(corners=2.2, fill=0.65, aspect=1.6))
 
 
 def test_a_side_mark_next_to_a_top_mark_is_the_same_die():
@@ -150,12 +139,12 @@ def test_a_side_mark_next_to_a_top_mark_is_the_same_die():
     from vision.dice_pick import pick_tops
 
     light = dict(cls=LIGHT, bgr=(220.0, 225.0, 225.0), holes=0.15, max_hole=0.12)
-    top = _face(**light, mark=RED, area=900.0)
+    top = ds.face(**light, mark=RED, area=900.0)
     box = np.array([[85, 109], [115, 109], [115, 139], [85, 139]], np.float32)
-    side = _face(**light, mark=YELLOW, area=800.0, centre=(100.0, 124.0), box=box)
+    side = ds.face(**light, mark=YELLOW, area=800.0, centre=(100.0, 124.0), box=box)
     kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
     assert [t.mark for t in pick_tops([top, side], 30.0, **kw)] == [RED]
-    apart = _face(**light, mark=YELLOW, area=800.0, centre=(100.0, 131.0), box=box + [0, 7])
+    apart = ds.face(**light, mark=YELLOW, area=800.0, centre=(100.0, 131.0), box=box + [0, 7])
     assert len(pick_tops([top, apart], 30.0, **kw)) == 2  # a die lying next to it
 
 
@@ -164,14 +153,14 @@ def test_a_mark_on_a_shaded_body_next_to_a_lit_one_is_that_dies_side():
     from vision.dice_pick import pick_tops
 
     kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
-    top = _face(cls=RED, area=120.0, body=30.0, body_value=250.0, ring=1.0)
+    top = ds.face(cls=RED, area=120.0, body=30.0, body_value=250.0, ring=1.0)
     box = np.array([[95, 127], [105, 127], [105, 137], [95, 137]], np.float32)
     mark = dict(cls=YELLOW, area=110.0, centre=(100.0, 132.0), box=box, ring=1.0)
-    shaded = _face(**mark, body=30.0, body_value=205.0)
-    as_face = _face(**mark)  # the same mark found as a small yellow face
+    shaded = ds.face(**mark, body=30.0, body_value=205.0)
+    as_face = ds.face(**mark)  # the same mark found as a small yellow face
     assert [t.cls for t in pick_tops([top, shaded, as_face], 30.0, **kw)] == [RED]
     # two dice lying side by side: their bodies are lit alike
-    lit = _face(**mark, body=30.0, body_value=245.0)
+    lit = ds.face(**mark, body=30.0, body_value=245.0)
     assert sorted(t.cls for t in pick_tops([top, lit], 30.0, **kw)) == [YELLOW, RED]
 
 
@@ -181,11 +170,11 @@ def test_a_ragged_light_patch_bigger_than_a_die_is_no_top_face():
 
     kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
     light = dict(cls=LIGHT, bgr=(225.0, 230.0, 230.0), holes=0.1, max_hole=0.08, pips=60.0)
-    patch = _face(**light, area=1400.0, corners=1.9, fill=0.72, aspect=1.3)
+    patch = ds.face(**light, area=1400.0, corners=1.9, fill=0.72, aspect=1.3)
     assert pick_tops([patch], 30.0, **kw) == []  # a die's body run into a light square
-    small = _face(**light, area=850.0, corners=1.9, fill=0.72)  # a die's size
+    small = ds.face(**light, area=850.0, corners=1.9, fill=0.72)  # a die's size
     assert len(pick_tops([small], 30.0, **kw)) == 1
-    assert len(pick_tops([_face(**light, area=1400.0, corners=1.5)], 30.0, **kw)) == 1
+    assert len(pick_tops([ds.face(**light, area=1400.0, corners=1.5)], 30.0, **kw)) == 1
 
 
 def test_a_round_plain_face_of_no_toss_up_colour_is_a_coin():
@@ -194,8 +183,8 @@ def test_a_round_plain_face_of_no_toss_up_colour_is_a_coin():
 
     kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
     coin = dict(cls=HUE, bgr=(190.0, 140.0, 120.0), corners=1.21, fill=0.75)
-    assert pick_tops([_face(**coin, holes=0.0, pips=0.0, max_hole=0.0)], 30.0, **kw) == []
-    assert len(pick_tops([_face(**coin)], 30.0, **kw)) == 1  # a blue die shows its pips
+    assert pick_tops([ds.face(**coin, holes=0.0, pips=0.0, max_hole=0.0)], 30.0, **kw) == []
+    assert len(pick_tops([ds.face(**coin)], 30.0, **kw)) == 1  # a blue die shows its pips
 
 
 def test_a_hand_reaching_in_does_not_set_the_die_size():
@@ -213,17 +202,17 @@ def test_a_small_mark_on_a_shaded_grey_body_is_a_side_face():
     from vision.dice_pick import pick_tops
 
     kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
-    top = _face(cls=LIGHT, mark=RED, bgr=(225.0, 230.0, 230.0), holes=0.15, max_hole=0.12)
+    top = ds.face(cls=LIGHT, mark=RED, bgr=(225.0, 230.0, 230.0), holes=0.15, max_hole=0.12)
     box = np.array([[92, 128], [108, 128], [108, 144], [92, 144]], np.float32)
-    mark = _face(cls=YELLOW, area=200.0, centre=(100.0, 136.0), box=box, corners=1.5,
+    mark = ds.face(cls=YELLOW, area=200.0, centre=(100.0, 136.0), box=box, corners=1.5,
                  bgr=(45.0, 85.0, 100.0), value=100.0)
     side = dict(cls=GREY, mark=YELLOW, area=500.0, centre=(100.0, 136.0), aspect=1.6,
                 bgr=(100.0, 100.0, 105.0), value=105.0, spots=((YELLOW, 100.0, 136.0, 0.3),))
-    assert [t.cls for t in pick_tops([top, mark, _face(**side)], 30.0, **kw)] == [LIGHT]
+    assert [t.cls for t in pick_tops([top, mark, ds.face(**side)], 30.0, **kw)] == [LIGHT]
     # a black die's body is darker, and a die with coloured pips shows several
-    dark = _face(**{**side, "value": 50.0})
+    dark = ds.face(**{**side, "value": 50.0})
     assert len(pick_tops([top, mark, dark], 30.0, **kw)) == 2
-    pips = _face(**{**side, "spots": side["spots"] * 2})
+    pips = ds.face(**{**side, "spots": side["spots"] * 2})
     assert len(pick_tops([top, mark, pips], 30.0, **kw)) == 2
 
 
@@ -270,10 +259,10 @@ def test_a_cloth_square_ringed_by_light_squares_is_no_mark():
 
     model = _checker_model((232, 235, 235), ds.RED)
     square = dict(cls=RED, bgr=tuple(float(c) for c in ds.RED), body=40.0, body_value=230.0)
-    assert is_cloth_square(_face(**square), 0.0, DiceParams(), model, 30.0)  # turned like it
-    assert not is_cloth_square(_face(**square), 30.0, DiceParams(), model, 30.0)
+    assert is_cloth_square(ds.face(**square), 0.0, DiceParams(), model, 30.0)  # turned like it
+    assert not is_cloth_square(ds.face(**square), 30.0, DiceParams(), model, 30.0)
     green = dict(square, cls=GREEN, bgr=tuple(float(c) for c in ds.GREEN))
-    assert not is_cloth_square(_face(**green), 0.0, DiceParams(), model, 30.0)  # not its colour
+    assert not is_cloth_square(ds.face(**green), 0.0, DiceParams(), model, 30.0)  # not its colour
 
 
 def test_a_crisp_die_sized_square_of_a_colour_the_cloth_lacks_is_nois_cloth_square():
@@ -281,10 +270,10 @@ def test_a_crisp_die_sized_square_of_a_colour_the_cloth_lacks_is_nois_cloth_squa
 
     model = _checker_model((90, 90, 95), (30, 50, 90))  # a brown and grey check
     # a face whose pixels are yellow, its mean colour (shaded) near the brown
-    shaded_yellow = _face(cls=YELLOW, bgr=(30.0, 55.0, 88.0))
+    shaded_yellow = ds.face(cls=YELLOW, bgr=(30.0, 55.0, 88.0))
     assert not is_cloth_square(shaded_yellow, 0.0, DiceParams(), model, 30.0)
     assert is_cloth_square(shaded_yellow, 0.0, DiceParams(), model, 60.0)  # far under a die
-    brown = _face(cls=HUE, bgr=(30.0, 50.0, 90.0))
+    brown = ds.face(cls=HUE, bgr=(30.0, 50.0, 90.0))
     assert is_cloth_square(brown, 0.0, DiceParams(), model, 30.0)
 
 
@@ -307,8 +296,8 @@ def test_two_cloth_squares_joined_at_a_corner_are_cloth_though_turned_along_the_
     diagonal = np.array([[100, 70], [130, 100], [100, 130], [70, 100]], np.float32)
     # the outline of two squares meeting at a corner: only half of it is their colour
     pair = dict(cls=RED, box=diagonal, agree=0.5, bgr=tuple(float(c) for c in ds.RED))
-    assert is_cloth_square(_face(**pair), 0.0, DiceParams(), model, 30.0)
-    assert not is_cloth_square(_face(**dict(pair, agree=0.9)), 0.0, DiceParams(), model, 30.0)
+    assert is_cloth_square(ds.face(**pair), 0.0, DiceParams(), model, 30.0)
+    assert not is_cloth_square(ds.face(**dict(pair, agree=0.9)), 0.0, DiceParams(), model, 30.0)
     green = dict(pair, cls=GREEN, bgr=tuple(float(c) for c in ds.GREEN))
-    assert not is_cloth_square(_face(**green), 0.0, DiceParams(), model, 30.0)
-    assert not is_cloth_square(_face(**pair), 20.0, DiceParams(), model, 30.0)  # a die's turn
+    assert not is_cloth_square(ds.face(**green), 0.0, DiceParams(), model, 30.0)
+    assert not is_cloth_square(ds.face(**pair), 20.0, DiceParams(), model, 30.0)  # a die's turn

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tests.vision.dice_support import face
 from vision.dice import read_dice
 from vision.dice_faces import GREEN, GREY, HUE, LIGHT, RED, Face
 from vision.dice_pick import (is_doubtful_top, is_table_like, may_be_coin, pick_tops,
@@ -15,28 +16,17 @@ from vision.imageio import read_image
 SCENES = Path(__file__).resolve().parents[1] / "data" / "dice-scenes"
 
 
-def _face(**kw) -> Face:
-    """A crisp green die-sized face candidate, with the fields in ``kw`` changed."""
-    base = dict(cls=GREEN, area=900.0, centre=(100.0, 100.0),
-                box=np.array([[85, 85], [115, 85], [115, 115], [85, 115]], np.float32),
-                aspect=1.0, fill=0.88, value=200.0, holes=0.1, mark=0, agree=0.9,
-                bgr=(40.0, 180.0, 40.0), ring=0.0, edge=150.0, pips=60.0, max_hole=0.04,
-                corners=1.38)
-    base.update(kw)
-    return Face(**base)
-
-
 def test_a_mark_ringed_all_round_by_its_light_body_is_not_the_cloth():
     # a green mark on a light die lying on a green and white check: the mark is the
     # cloth's colour and has no pips, but its own light body rings it all round
     table = np.array([90.0, 160.0, 75.0])
     mark = dict(area=50.0, holes=0.0, pips=0.0, max_hole=0.0, bgr=(88.0, 160.0, 71.0),
                 body=21.0, body_value=235.0)
-    assert not is_table_like(_face(**mark, ring=1.0), table, True)
+    assert not is_table_like(face(**mark, ring=1.0), table, True)
     # a green square of the cloth meets the next green squares at its corners
-    assert is_table_like(_face(**mark, ring=0.6), table, True)
+    assert is_table_like(face(**mark, ring=0.6), table, True)
     # a green spot without a light body around it is a blotch of the cloth
-    assert is_table_like(_face(**dict(mark, body=0.0), ring=1.0), table, True)
+    assert is_table_like(face(**dict(mark, body=0.0), ring=1.0), table, True)
 
 
 def _ragged_run(**kw) -> Face:
@@ -44,7 +34,7 @@ def _ragged_run(**kw) -> Face:
     box = np.array([[88, 112], [118, 112], [118, 140], [88, 140]], np.float32)
     base = dict(area=900.0, centre=(103.0, 126.0), box=box, aspect=1.3, fill=0.7,
                 value=80.0, corners=1.9, whole=True, holes=0.15, pips=40.0, max_hole=0.1)
-    return _face(**{**base, **kw})
+    return face(**{**base, **kw})
 
 
 def test_a_ragged_run_taken_whole_is_doubtful():
@@ -57,7 +47,7 @@ def test_a_ragged_run_taken_whole_is_doubtful():
 
 def test_a_darker_ragged_run_nearer_than_two_dice_can_lie_is_a_side_face():
     kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
-    top = _face(cls=RED, bgr=(40.0, 40.0, 200.0), value=200.0)
+    top = face(cls=RED, bgr=(40.0, 40.0, 200.0), value=200.0)
     # its centre 27 pixels from the top's, dice 30 pixels wide: the die's side face
     # and its shadow, not a die lying against it
     assert [t.cls for t in pick_tops([top, _ragged_run()], 30.0, **kw)] == [RED]
@@ -86,20 +76,20 @@ def test_a_side_face_does_not_hide_the_top_found_by_its_pips():
 
 def test_a_smaller_ragged_face_lying_against_a_top_is_cut_off_by_it():
     kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
-    top = _face(value=120.0)
+    top = face(value=120.0)
     box = np.array([[116, 92], [128, 92], [128, 108], [116, 108]], np.float32)
     # a bright red piece of a check beside a green die, its outline ragged
-    piece = _face(cls=RED, bgr=(60.0, 60.0, 170.0), area=500.0, centre=(122.0, 100.0),
+    piece = face(cls=RED, bgr=(60.0, 60.0, 170.0), area=500.0, centre=(122.0, 100.0),
                   box=box, aspect=1.33, value=170.0, corners=2.1, whole=False)
     assert [t.cls for t in pick_tops([top, piece], 30.0, **kw)] == [GREEN]
-    square = _face(**{**piece.__dict__, "corners": 1.4})  # a die's rounded square
+    square = face(**{**piece.__dict__, "corners": 1.4})  # a die's rounded square
     assert len(pick_tops([top, square], 30.0, **kw)) == 2
 
 
 def test_only_a_round_face_of_no_toss_up_colour_and_no_mark_may_be_a_coin():
     # the image then tells (``dice_coins.is_coin``): its outline is an ellipse or not
-    assert may_be_coin(_face(cls=LIGHT, corners=1.21, holes=0.19))  # a relief, not pips
-    assert may_be_coin(_face(cls=HUE, corners=1.25))
-    assert not may_be_coin(_face(cls=LIGHT, corners=1.38))  # a square's corners
-    assert not may_be_coin(_face(cls=LIGHT, corners=1.21, mark=GREEN))  # a light die's mark
-    assert not may_be_coin(_face(cls=RED, corners=1.21))
+    assert may_be_coin(face(cls=LIGHT, corners=1.21, holes=0.19))  # a relief, not pips
+    assert may_be_coin(face(cls=HUE, corners=1.25))
+    assert not may_be_coin(face(cls=LIGHT, corners=1.38))  # a square's corners
+    assert not may_be_coin(face(cls=LIGHT, corners=1.21, mark=GREEN))  # a light die's mark
+    assert not may_be_coin(face(cls=RED, corners=1.21))

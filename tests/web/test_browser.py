@@ -14,6 +14,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from tests.web.browser_support import unlock_host
 pytestmark = pytest.mark.browser
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
@@ -216,9 +217,7 @@ def host_page(browser: Any, live_server: Any) -> Any:
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(live_server.url + "/login")
-    page.fill("#pin", live_server.app.config["PIN"])
-    page.click("text=Unlock")
-    page.wait_for_selector("#new-game-form", state="attached")
+    unlock_host(page, live_server)
     page.js_errors = errors
     return page
 

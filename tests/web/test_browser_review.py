@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.web.browser_support import unlock_host
 pytestmark = pytest.mark.browser
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
@@ -41,10 +42,7 @@ def open_page(browser: Any, url: str) -> Any:
 
 def open_host(browser: Any, live_server: Any) -> Any:
     page = open_page(browser, live_server.url + "/login")
-    page.fill("#pin", live_server.app.config["PIN"])
-    page.click("text=Unlock")
-    page.wait_for_selector("#new-game-form", state="attached")
-    return page
+    return unlock_host(page, live_server)
 
 
 def finish_toss_up(live_server: Any, players: list[str]) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.web.browser_support import unlock_host
 from companion.camera_link import CardLink
 
 pytestmark = pytest.mark.browser
@@ -77,10 +78,7 @@ def test_two_phones_show_the_same_phase_time_within_half_a_second(browser, live_
 
 def host_page(browser: Any, live_server: Any) -> Any:
     page = open_phone(browser, live_server.url + "/login")
-    page.fill("#pin", live_server.app.config["PIN"])
-    page.click("text=Unlock")
-    page.wait_for_selector("#new-game-form", state="attached")
-    return page
+    return unlock_host(page, live_server)
 
 
 def test_a_snickerdoodle_hand_is_checked_by_the_camera_from_the_host_page(browser, live_server):
