@@ -115,7 +115,7 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     work = white_balance(normalise_exposure(work))
     mask, raw, table, model, side, half = _blobs(work, params,
                                                  side_hint * scale if side_hint else None)
-    grid = cloth_grid(work)
+    grid = cloth_grid(work, half)
     # big dice: look at their faces smaller (the blob guess runs large: shadows, clusters)
     shrink = min(1.0, params.face_side / (0.8 * side))
     if shrink < 0.9:
