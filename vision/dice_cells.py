@@ -154,7 +154,7 @@ def cloth_pip_dice(work: np.ndarray, side: float, contours: tuple, dice: list[Di
     """
     out: list[Die] = []
     h, w = work.shape[:2]
-    pad = int(0.5 * side) + 2
+    pad = int(side) + 2  # its top (not foreground) beside its side faces and shadow
     centres = [(d.centre[0] * scale, d.centre[1] * scale) for d in dice]
     for cnt in contours:
         x, y, bw, bh = cv2.boundingRect(cnt)
