@@ -31,13 +31,13 @@ from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration
 from vision.dice_cells import cloth_dice, cloth_pip_dice, in_cloth_shade
-from vision.dice_cloth import is_cloth_square, table_classes
+from vision.dice_cloth import cloth_grid, is_cloth_square, table_classes
 from vision.dice_coins import is_coin
 from vision.dice_marks import find_marks
 from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
 from vision.dice_split import split_blocks
-from vision.dice_segment import (clean_mask, foreground, grid_turn, is_table_colour,
+from vision.dice_segment import (clean_mask, foreground, is_table_colour,
                                  normalise_exposure, table_model, white_balance)
 from vision.results import DiceReading, Die
 
@@ -115,8 +115,7 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     work = white_balance(normalise_exposure(work))
     mask, raw, table, model, side, half = _blobs(work, params,
                                                  side_hint * scale if side_hint else None)
-    grid = grid_turn(cv2.resize(work, (work.shape[1] // 4, work.shape[0] // 4),
-                                interpolation=cv2.INTER_NEAREST), min_edges=0.02)
+    grid = cloth_grid(work, half)
     # big dice: look at their faces smaller (the blob guess runs large: shadows, clusters)
     shrink = min(1.0, params.face_side / (0.8 * side))
     if shrink < 0.9:

@@ -195,14 +195,16 @@ def blob_colour(cls_map: np.ndarray, box: np.ndarray) -> tuple[int, float]:
 
 
 def pip_groups(work: np.ndarray, side: float, taken: list[np.ndarray], *,
-               min_contrast: int = 60, min_pips: int = 1, light_pips: bool = True
-               ) -> list[tuple[np.ndarray, tuple[float, float]]]:
+               min_contrast: int = 60, min_pips: int = 1, light_pips: bool = True,
+               reach: float = 0.42) -> list[tuple[np.ndarray, tuple[float, float]]]:
     """Plain dice found by their pips: tight groups of small, round, similar spots.
 
     A white or ivory die on a light table hardly differs from the table, but its pips
     do: spots much darker than their surroundings (a black-hat filter a little bigger than
     a pip), each about a tenth to a quarter of a die's edge across, ``min_pips`` or more
-    of them within one die's face (a lone spot only when big, as the pip of a one is).
+    of them within one die's face (a lone spot only when big, as the pip of a one is),
+    linked by steps of at most ``reach`` die edges; specks in a group much smaller or
+    fainter than its other spots (a face's pips are alike) are left out of it.
     Then the same for light pips on a dark body (black dice touching each other), unless
     ``light_pips`` is False.
     Groups inside or next to a ``taken`` outline ((N, 2) float32, x, y) are left out.
@@ -221,12 +223,13 @@ def pip_groups(work: np.ndarray, side: float, taken: list[np.ndarray], *,
     out: list[tuple[np.ndarray, tuple[float, float]]] = []
     for dark in (True, False) if light_pips else (True,):
         out += _pip_groups(grey, seen, side, out, dark=dark, min_contrast=min_contrast,
-                           min_pips=min_pips)
+                           min_pips=min_pips, reach=reach)
     return out
 
 
 def _pip_groups(grey: np.ndarray, seen: np.ndarray, side: float, found: list, *, dark: bool,
-                min_contrast: int, min_pips: int) -> list[tuple[np.ndarray, tuple[float, float]]]:
+                min_contrast: int, min_pips: int, reach: float = 0.42
+                ) -> list[tuple[np.ndarray, tuple[float, float]]]:
     """Pip groups of one kind (dark pips on light, or light on dark) outside ``seen``."""
     k = max(5, int(0.45 * side) | 1)
     hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT,
@@ -241,15 +244,18 @@ def _pip_groups(grey: np.ndarray, seen: np.ndarray, side: float, found: list, *,
     pts, sizes = cents[1:][ok], area[ok].astype(np.float64)
     if len(pts) < min_pips or len(pts) > 400:
         return []
-    groups = sorted(_single_link(pts, 0.42 * side), key=len, reverse=True)
+    groups = sorted(_single_link(pts, reach * side), key=len, reverse=True)
     out = []
     for members in groups:
         g, s = pts[members], sizes[members]
+        depth = hat[np.round(g[:, 1]).astype(int), np.round(g[:, 0]).astype(int)]
+        if len(g) > min_pips:  # a face's pips are alike: specks of its rim or sides are not
+            alike = (s >= 0.5 * np.median(s)) & (depth >= 0.6 * np.median(depth))
+            g, s, depth = g[alike], s[alike], depth[alike]
         if not min_pips <= len(g) <= 6 or s.max() > 2.5 * s.min():
             continue
         if len(g) == 1 and s[0] < (0.14 * side) ** 2:
             continue  # a lone spot must be the big pip of a one
-        depth = hat[np.round(g[:, 1]).astype(int), np.round(g[:, 0]).astype(int)]
         if float(np.median(depth)) < 2 * min_contrast:
             continue  # faint specks (noise, grain), not pips
         span = np.ptp(g, axis=0)

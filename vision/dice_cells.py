@@ -145,13 +145,16 @@ def cloth_pip_dice(work: np.ndarray, side: float, contours: tuple, dice: list[Di
 
     A red die on a red cloth shows little but its pips and its side faces, and its body
     is dark in grey, so that its pips hardly stand out there. The cloth's checks give
-    many dark spots, so only the blobs left over are looked at. ``scale`` takes frame
-    pixels (the dice's) to working pixels; ``body_colour`` gives the colour name and its
-    share in a die-sized box (4, 2) of working pixels ("other" when none).
+    many dark spots, so only the blobs left over are looked at. There a dull pip is
+    80-120 levels darker than the body, and a two's pips lie in opposite corners, 0.74
+    of the edge apart, so spots of 40 levels and steps of 0.8 edges are taken.
+    ``scale`` takes frame pixels (the dice's) to working pixels; ``body_colour`` gives
+    the colour name and its share in a die-sized box (4, 2) of working pixels ("other"
+    when none).
     """
     out: list[Die] = []
     h, w = work.shape[:2]
-    pad = int(0.5 * side) + 2
+    pad = int(side) + 2  # its top (not foreground) beside its side faces and shadow
     centres = [(d.centre[0] * scale, d.centre[1] * scale) for d in dice]
     for cnt in contours:
         x, y, bw, bh = cv2.boundingRect(cnt)
@@ -163,7 +166,7 @@ def cloth_pip_dice(work: np.ndarray, side: float, contours: tuple, dice: list[Di
         bright = cv2.max(cv2.max(crop[..., 0], crop[..., 1]), crop[..., 2])
         taken = [np.array(d.outline, np.float32) * scale - [x0, y0] for d in dice + out]
         for box, (cx, cy) in blobs_.pip_groups(bright, side, taken, min_pips=2,
-                                               light_pips=False):
+                                               light_pips=False, min_contrast=40, reach=0.8):
             box = box + np.array([x0, y0], np.float32)
             colour, share = body_colour(box)
             if colour != "other":

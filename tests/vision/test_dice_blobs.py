@@ -162,3 +162,14 @@ def test_a_plain_square_of_the_felts_green_with_its_sides_along_part_of_its_rim_
     assert _plain_case("part")
     assert not _plain_case("none")  # a square of the cloth, nothing of a die around it
     assert not _plain_case("all")  # a patch of felt closed in between dice
+
+
+def test_a_faint_smudge_beside_a_faces_pips_does_not_hide_them():
+    # pips of one face are alike in size and darkness; a smudge on the table within a
+    # pip's reach joins their group but is left out of it, not taken for a pip
+    frame = ds.table(colour=(150, 150, 155))
+    ds.die(frame, (200, 200), 36, ds.WHITE, pips=5, pip_colour=(30, 30, 30), shadow=False)
+    cv2.circle(frame, (200 + 23, 200 + 9), 4, (75, 75, 78), -1, cv2.LINE_AA)
+    found = pip_groups(frame, 36.0, [])
+    assert len(found) == 1
+    assert abs(found[0][1][0] - 200) < 4 and abs(found[0][1][1] - 200) < 4

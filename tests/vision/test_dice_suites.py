@@ -48,8 +48,8 @@ def test_rendered_suite_accuracy():
                     < (0.03 * lab["size"][0]) ** 2]
             dice += 1
             right += any(d.colour == want["colour"] for d in near)
-    assert exact / len(labels) >= 0.945
-    assert right / dice >= 0.987
+    assert exact / len(labels) >= 0.95
+    assert right / dice >= 0.989
 
 
 def test_real_photos_the_finder_finds_dice_and_little_else():
@@ -61,7 +61,7 @@ def test_real_photos_the_finder_finds_dice_and_little_else():
         reading = read_dice(read_image(BYLER / name))
         h, f = find_rate(lab["boxes"], reading)
         labelled, hits, found, false = labelled + len(lab["boxes"]), hits + h, found + reading.count, false + f
-    assert hits / labelled >= 0.95
+    assert hits / labelled >= 0.955
     assert false / found <= 0.025
 
 
