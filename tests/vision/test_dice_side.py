@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.vision.test_dice_pick import _face
+from tests.vision.dice_support import face
 from vision.dice_pick import die_side
 from vision.dice_faces import RED, YELLOW
 
@@ -15,7 +15,7 @@ def _square(side: float, cls: int, x: float) -> object:
     half = side / 2
     box = np.array([[-half, -half], [half, -half], [half, half], [-half, half]],
                    np.float32) + [x, 100.0]
-    return _face(cls=cls, area=side * side, centre=(x, 100.0), box=box)
+    return face(cls=cls, area=side * side, centre=(x, 100.0), box=box)
 
 
 def test_pieces_far_smaller_than_the_dice_do_not_set_the_die_size():
