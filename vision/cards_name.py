@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from vision.cards_batch import robust_many
+from vision.cards_ink import ink_duel
 from vision.cards_match import (DUEL_CONTRAST, DUEL_LEVEL, FINE_BLUR, FINE_SCALE, Bank, Match,
                                 MatchParams, align, duel_contrast, features, fine_distance,
                                 fine_duel, warp_to_ref)
@@ -225,6 +226,11 @@ def _duel(aligned: dict, masks: dict, a: str, b: str, min_margin: float,
         t = (duel_contrast(qa, seen, ra, rb) + duel_contrast(qb, seen, ra, rb)) / 2
         if t * margin > 0 and abs(t) >= DUEL_CONTRAST:
             margin = float(np.sign(margin)) * min_margin
+    # too close to call: the colour of the ink seen may tell them apart (a red suit from
+    # a black one on a strip showing one small suit symbol); not a matter of registration
+    ink = ink_duel(aligned, masks, a, b, min_margin) if abs(margin) < min_margin else None
+    if ink is not None:
+        return ink
     return margin / max(1.0, misfit / DUEL_ASKEW), c_a
 
 
