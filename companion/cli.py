@@ -204,11 +204,16 @@ def _eval(suite: Path) -> int:
 def _config(args: argparse.Namespace) -> int:
     """Print the effective settings as TOML (a valid companion.toml)."""
     from companion.config import ConfigError, format_toml, load_config, resolve_data_dir
+    from hardware.camera import CameraSpecError, parse_camera_spec
 
     try:
         config = load_config(resolve_data_dir(args.data_dir), overrides=config_overrides(args))
+        parse_camera_spec(config.camera)  # refused here as ``serve`` would refuse it
     except ConfigError as exc:
         print(f"companion config: {exc}", file=sys.stderr)
+        return 2
+    except CameraSpecError as exc:
+        print(f"companion config: camera.spec: {exc}", file=sys.stderr)
         return 2
     sys.stdout.write(format_toml(config))
     return 0

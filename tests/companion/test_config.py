@@ -160,6 +160,15 @@ def test_companion_config_with_a_bad_file_exits_2_with_one_line(
         "server.port" in err and "Traceback" not in err
 
 
+def test_companion_config_refuses_a_camera_that_names_no_backend(
+        tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COMPANION_CAMERA", raising=False)
+    assert main(["config", "--data-dir", str(tmp_path), "--set", "camera.spec=bogus"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith("companion config: camera.spec: ") and "bogus" in err
+
+
 def test_config_is_a_frozen_value() -> None:
     config = Config()
     with pytest.raises(AttributeError):
