@@ -14,7 +14,7 @@ from scenes.card_faces import outside_face
 from tests.vision import cards_support as cs
 from vision.cards import CardParams, read_cards
 from vision.cards_keys import KeyParams, _repeated, find_keypoint_quads, frame_keys, work_gray
-from vision.deck import build_deck, load_deck
+from vision.deck import load_deck
 from vision.imageio import read_image
 
 
@@ -120,10 +120,7 @@ def test_a_few_chance_matches_bunched_on_one_spot_give_no_outline():
     # a 3-face deck taught from photos; on a num-2 card, a handful of hero-fox keypoints
     # agree by chance on one small spot (6 of its 20 matches): that guesses an outline
     # the size of a card around nothing of the fox
-    photos = [(cid, cs.place(cs.table((420, 520), seed=k), cs.faces()[cid],
-                             cs.card_corners((210, 260), 400, 4 * k - 6)))
-              for k, cid in enumerate(["num-1", "num-2", "hero-fox"])]
-    deck = build_deck(photos)
+    deck = cs.photo_deck(["num-1", "num-2", "hero-fox"])
     frame = cs.place(cs.table(seed=11), cs.faces()["num-2"], cs.card_corners((480, 360), 320, 70))
     ids = [cid for _, cid in find_keypoint_quads(frame, deck.faces, deck.bank)]
     assert "num-2" in ids and "hero-fox" not in ids

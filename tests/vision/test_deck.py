@@ -11,7 +11,7 @@ import pytest
 
 from tests.vision import cards_support as cs
 from vision.cards_match import sharp_size
-from vision.deck import CACHE_NAME, build_deck, card_id_of, load_deck, rectified_face
+from vision.deck import CACHE_NAME, card_id_of, load_deck, rectified_face
 
 
 def _write_deck(folder: Path, ids: list[str]) -> None:
@@ -94,10 +94,7 @@ def test_a_photo_of_a_card_on_a_table_is_rectified_like_a_scan():
 
 
 def test_build_deck_from_photos_names_the_right_card():
-    photos = [(cid, cs.place(cs.table((420, 520), seed=k), cs.faces()[cid],
-                             cs.card_corners((210, 260), 400, 4 * k - 6)))
-              for k, cid in enumerate(["num-1", "num-2", "hero-fox"])]
-    deck = build_deck(photos)
+    deck = cs.photo_deck(["num-1", "num-2", "hero-fox"])
     frame = cs.place(cs.table(seed=11), cs.faces()["num-2"], cs.card_corners((480, 360), 320, 70))
     from vision.cards import read_cards
 
