@@ -145,16 +145,18 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
                           top_area=side * side, min_edge=params.min_edge,
                           drop=lambda f: is_cloth_square(f, grid, params, model, side) or (
                               pick.may_be_coin(f) and is_coin(work, f.centre, side)))
-    doubtful = [t for t in tops if pick.is_doubtful_top(t)]  # they yield to dice found
-    tops = [t for t in tops if not pick.is_doubtful_top(t)]  # otherwise (below)
+    doubt = [pick.is_doubtful_top(t) for t in tops]  # doubtful tops yield to dice found
+    doubtful = [t for t, d in zip(tops, doubt) if d]  # otherwise (below)
+    tops = [t for t, d in zip(tops, doubt) if not d]
+    cloth = {c for c in table_classes(model, params) if c in faces_.CLASS_NAMES}
     dice = [_die(f, scale) for f in tops] + _blob_dice(
         mask, contours, work, side, tops, params, scale, grid,
         table_v=lambda c: float(_table_at(table, c, step).max()), half=half,
-        cloth={c for c in table_classes(model, params) if c in faces_.CLASS_NAMES},
+        cloth=cloth,
         is_table=lambda bgr, c: pick.is_table_tint(bgr, _table_at(table, c, step), lambda: (
             is_table_colour(bgr, threshold=params.fg_threshold, model=model))))
     dice += _pip_dice(work, side, dice, scale, params)
-    if any(c in faces_.CLASS_NAMES for c in table_classes(model, params)):
+    if cloth:
         dice += cloth_pip_dice(work, side, contours, dice, scale,
                                body_colour=lambda box: _body_colour(work, box, params))
     dice += [_die(f, scale) for f in pick.unclaimed(
@@ -204,7 +206,7 @@ def _blob_dice(mask: np.ndarray, contours: tuple, work: np.ndarray, side: float,
                table_v: Callable[[tuple[float, float]], float],
                half: np.ndarray | None = None,
                is_table: Callable[[tuple, tuple[float, float]], bool] | None = None,
-               cloth: set[int] | None = None) -> list[Die]:
+               cloth: frozenset[int] | set[int] = frozenset()) -> list[Die]:
     """Dice seen only as a clean die-sized square blob (no top face found in it), or as a
     peak of a blob of several touching dice; ``table_v`` gives the table's brightness
     (0-255) at a point (x, y); ``contours`` are the outlines of ``mask``'s blobs;
@@ -215,17 +217,17 @@ def _blob_dice(mask: np.ndarray, contours: tuple, work: np.ndarray, side: float,
     taken = [t.centre for t in tops]
 
     def lit(blobs: list) -> list:  # a square of the cloth's colour in shade is no die
-        return [b for b in blobs if not in_cloth_shade(b[0], b[2], b[3], work, cloth or set(),
+        return [b for b in blobs if not in_cloth_shade(b[0], b[2], b[3], work, cloth,
                                                        params=params)]
     found = lit(blobs_.square_blobs(mask, work, side, taken, grid=grid, contours=contours))
     # the same on outlines drawn by edges: a die of the table's own colour
     taken += [c for _, c, _, _ in found]
     edges = blobs_.half_edges(work, half)
     found += lit(blobs_.square_blobs(
-        blobs_.edge_mask(work, edges=edges), work, side, taken, grid=grid, min_corners=1.25,
+        blobs_.edge_mask(work, edges), work, side, taken, grid=grid, min_corners=1.25,
         plain_die=lambda box, hsv, at: blobs_.is_plain_die(box, hsv, at, mask, params)))
     found += cloth_dice(mask, edges, work, side, taken + [c for _, c, _, _ in found],
-                        cloth or set(), params=params, grid=grid)
+                        cloth, params=params, grid=grid)
     # dice lying against each other (or against their shadows): one blob, several peaks
     found += pile_dice(mask, work, side, taken + [c for _, c, _, _ in found], table_v=table_v,
                        is_table=is_table, contours=contours)

@@ -169,13 +169,10 @@ def half_edges(work: np.ndarray, half: np.ndarray | None = None) -> np.ndarray:
     return cv2.Canny(cv2.cvtColor(half, cv2.COLOR_BGR2GRAY), 50, 120)
 
 
-def edge_mask(work: np.ndarray, half: np.ndarray | None = None, *,
-              edges: np.ndarray | None = None) -> np.ndarray:
+def edge_mask(work: np.ndarray, edges: np.ndarray) -> np.ndarray:
     """Regions closed by sharp edges (0/255): a die's outline even where its colour is
-    the table's; ``half`` is ``work`` already shrunk to half size (INTER_AREA), if at
-    hand, ``edges`` its ``half_edges``."""
+    the table's; ``edges`` are ``work``'s :func:`half_edges`."""
     h, w = work.shape[:2]
-    edges = half_edges(work, half) if edges is None else edges
     filled = cv2.morphologyEx(fill_holes(edges), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return cv2.resize(filled, (w, h), interpolation=cv2.INTER_NEAREST)
 

@@ -89,8 +89,7 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
                     raw_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
                     grad: np.ndarray, offset: tuple[int, int], min_area: float, *,
                     max_whole: float, shape: tuple[float, float] = (2.4, 0.5),
-                    core: float = 0.8, value: np.ndarray | None = None,
-                    planes: tuple | None = None) -> list[Face]:
+                    core: float = 0.8, planes: tuple | None = None) -> list[Face]:
     """Face candidates around one blob; ``offset`` (x, y) places the ROI in the work image.
 
     Coloured pixels count where they differ from the table (``raw_roi``) within half a die
@@ -102,16 +101,14 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
     runs that are table-coloured are tried too, but only keep faces with pips.
     ``shape`` (longest aspect, least fill) bounds what is measured; coloured outlines
     may be up to 2.4 times longer than wide (two touching dice of one colour, for
-    ``dice_split``).  ``value`` is the ROI's V plane (contiguous) when the caller has it,
-    ``planes`` all three (``cv2.split(hsv_roi)``).
+    ``dice_split``).  ``planes`` are the ROI's three planes (``cv2.split(hsv_roi)``) when
+    the caller has them.
     """
     parts: list[dict] = []
     wholes: list[bool] = []
     long_ = (max(shape[0], 2.4), shape[1])  # two dice of one colour side by side
-    if planes is not None:
-        value = planes[2]
-    if value is None:
-        value = np.ascontiguousarray(hsv_roi[..., 2])  # cut into many crops for OpenCV
+    # the V plane, contiguous: it is cut into many crops for OpenCV
+    value = planes[2] if planes is not None else np.ascontiguousarray(hsv_roi[..., 2])
     near = cv2.compare(near_roi, 0, cv2.CMP_GT)
     unlike = cv2.bitwise_and(near, cv2.compare(raw_roi, 0, cv2.CMP_GT))
     blob = cv2.compare(blob_roi, 0, cv2.CMP_GT)
