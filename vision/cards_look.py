@@ -16,22 +16,22 @@ import numpy as np
 
 from vision.cards_find import card_white
 from vision.cards_snap import snap_quad
-from vision.cards_stages import (SAME_OUTLINE, CardParams, Evidence, coarse_all, edges_at,
-                                 fine_stage, iou_quads, name_stages, suppress)
+from vision.cards_stages import (SAME_OUTLINE, CardParams, Evidence, coarse_all, fine_stage,
+                                 iou_quads, name_stages, suppress)
 from vision.deck import Deck
 from vision.results import CardSighting
 
 
 def vouched(frame: np.ndarray, keyed: list[tuple[np.ndarray, str]],
             found: list[tuple[CardSighting, Evidence]], deck: Deck, params: CardParams, *,
-            halved: np.ndarray | None = None,
-            edges: tuple[np.ndarray, np.ndarray, float] | None = None
+            halved: np.ndarray | None,
+            edges: tuple[np.ndarray, np.ndarray, float] | None
             ) -> list[tuple[CardSighting, Evidence]]:
     """Name the keypoint outlines left unnamed, with the looser gates their keypoints
     earn; kept only when named as the very face whose keypoints were found.
 
     ``halved`` and ``edges``: the frame halved (``cards_stages.halve``) and its edge
-    gradients (``cards_stages.edges_at``), when at hand.
+    gradients (``cards_stages.edges_at``; None only when ``keyed`` is empty).
     """
     if not keyed:
         return []
@@ -44,8 +44,6 @@ def vouched(frame: np.ndarray, keyed: list[tuple[np.ndarray, str]],
         if (any(iou_quads(quad, q) > SAME_OUTLINE for q in named)
                 or _seen_fraction(quad, usable) < params.hidden_seen):
             continue
-        if edges is None:  # computed for the first outline that needs them
-            edges = edges_at(frame, params.find.work_side, halved)
         stage = _snapped(frame, quad, deck, usable, edges, halved)
         result = fine_stage(frame, stage, deck, loose, usable=usable)
         if result is not None and result[0].card_id == cid:

@@ -256,16 +256,16 @@ def doubt(sighting: CardSighting) -> CardSighting:
 
 
 def snap_stages(frame: np.ndarray, stages: list, deck: Deck, params: CardParams, *,
-                halved: np.ndarray | None = None,
-                edges: tuple[np.ndarray, np.ndarray, float] | None = None) -> list:
+                halved: np.ndarray | None,
+                edges: tuple[np.ndarray, np.ndarray, float] | None) -> list:
     """Tighten each promising outline onto the card's edges; keep whichever ranks better.
 
     ``halved`` is the frame already halved (:func:`halve`) and ``edges`` its
-    :func:`edges_at`, when at hand.
+    :func:`edges_at` (None only when ``stages`` is empty).
     """
     if not stages:
         return stages
-    gx, gy, scale = edges or edges_at(frame, params.find.work_side, halved)
+    gx, gy, scale = edges
     stages = sorted(stages, key=lambda c: float(c[0].min()))[:params.snap_best]
     out = [q / scale for q in snap_quads([c[1] * scale for c in stages], gx, gy)]
     snapped = coarse_all(frame, out, deck, halved=halved)
