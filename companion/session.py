@@ -203,8 +203,9 @@ class Session:
         new_state, events = module.apply(state, action)
         action_id = self.journal.append(self._game_id, data, data["at"],
                                         winners=_result(module, new_state))
+        turn = _turn(module, state)
         self._set(module, self._game_id, new_state, [*self._action_ids, action_id],
-                  [*self._recent, data][-RECENT:], events)
+                  [*self._recent, _noted(data, turn)][-RECENT:], events)
         return self._public
 
     def _load(self) -> None:
@@ -231,10 +232,12 @@ class Session:
         if skip_last:
             entries = entries[:-1]
         events: list[Event] = []
-        for _, data in entries:
-            action = module.parse_action(data)
-            state, events = module.apply(state, action)
-        recent = [data for _, data in entries[-RECENT:]]
+        recent: list[dict[str, Any]] = []
+        listed_from = len(entries) - RECENT
+        for n, (_, data) in enumerate(entries):
+            if n >= listed_from:
+                recent.append(_noted(data, _turn(module, state)))
+            state, events = module.apply(state, module.parse_action(data))
         return state, [i for i, _ in entries], recent, events
 
     def _set(self, module: ModuleType, game_id: int, state: Any, ids: list[int],
@@ -261,6 +264,17 @@ class Session:
         base["events"] = [{"kind": e.kind, **dict(e.data)} for e in events]
         base["recent"] = [dict(d) for d in self._recent]
         return {**base, **self._extras}
+
+
+def _turn(module: ModuleType, state: Any) -> int | None:
+    """The seat whose turn it is in ``state`` (None between turns or in games without turns)."""
+    current = module.public_state(state).get("current")
+    return current if isinstance(current, int) else None
+
+
+def _noted(data: dict[str, Any], turn: int | None) -> dict[str, Any]:
+    """An action as the recent list shows it: with ``turn``, the seat whose turn it was."""
+    return data if turn is None else {**data, "turn": turn}
 
 
 def _result(module: ModuleType, state: Any) -> list[str] | None:

@@ -117,6 +117,18 @@ def test_actions_are_stamped_by_the_clock_not_the_client(tmp_path):
     assert state["recent"][-1]["at"] == 1005.0
 
 
+def test_recent_actions_name_whose_turn_it_was_and_survive_a_restart(tmp_path):
+    s = Session(Journal(tmp_path), clock=FakeClock(start=1000.0))
+    s.start("toss-up", ["Ann", "Bob"])
+    for data in (roll(3, 4, 3), {"type": "bank"}, roll(2, 5, 3)):
+        s.act(data)
+    turns = [(a["type"], a["turn"]) for a in s.state()["recent"]]
+    assert turns == [("roll", 0), ("bank", 0), ("roll", 1)]
+    again = Session(Journal(tmp_path), clock=FakeClock(start=2000.0))
+    assert again.state()["recent"] == s.state()["recent"]
+    assert [(a["type"], a["turn"]) for a in again.undo()["recent"]] == turns[:2]
+
+
 def test_wait_returns_the_next_version_or_none(session):
     session.start("toss-up", ["Ann", "Bob"])
     v = session.state()["version"]

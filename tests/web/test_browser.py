@@ -342,6 +342,11 @@ def test_phone_screenshots_light_dark_landscape_and_tv(browser, live_server, sho
         host.click('[aria-label="One more green"]')
     assert host.is_visible("#preview-card"), "a companion with a camera offers the preview"
     assert "Sees 2 green · 3 yellow · 1 red" in host.inner_text("#controls")
+    assert host.inner_text("#camera-waiting") == "Waiting for the next roll to settle."
+    recent = host.locator("#recent li .recent-what").all_inner_texts()
+    assert recent[0] == "Ann rolls 4 green · 3 yellow · 3 red"
+    assert "Cleo rolls 0 green · 4 yellow · 6 red: red light" in recent
+    assert "Ben banks" in recent
     assert host.evaluate(FITS_WIDTH), "nothing sticks out of the phone's screen"
     host.screenshot(path=str(shots / "host-phone.png"))
     assert not host.js_errors

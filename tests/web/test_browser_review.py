@@ -229,7 +229,7 @@ def test_recent_actions_read_as_table_words(browser, live_server):
                                                       "players": ["Ann", "Ben"]})[0] == 201
     assert live_server.request("POST", "/api/actions", {"type": "play", "card": "slide-15"})[0] == 200
     host.wait_for_selector('body[data-version="8"]')
-    assert host.inner_text("#recent li .recent-what") == "Play Slide 15"  # not "Play slide-15"
+    assert host.inner_text("#recent li .recent-what") == "Ann plays Slide 15"  # not "Play slide-15"
     assert not host.js_errors
     host.context.close()
 

@@ -118,12 +118,13 @@ const ACTION_WORDS = {toggle: "Timer start / pause", start: "Timer start", resum
 
 function describeAction(action) {
   if (action.type === "add_time") return "+" + action.seconds + " s on the timer";
-  if (ACTION_WORDS[action.type] && Object.keys(action).every((k) => k === "type" || k === "at")) return ACTION_WORDS[action.type];
+  const listed = (k) => k !== "type" && k !== "at" && k !== "turn";  // turn: whose turn it was, added by the session
+  if (ACTION_WORDS[action.type] && !Object.keys(action).some(listed)) return ACTION_WORDS[action.type];
   if (action.type === "correct") {
     const who = Host.state && Host.state.players[action.player] ? Host.state.players[action.player].name : "seat " + (action.player + 1);
     return "Correction: " + who + " " + (action.delta > 0 ? "+" : "") + action.delta + " (" + action.reason + ")";
   }
-  const rest = Object.entries(action).filter(([k]) => k !== "type" && k !== "at")
+  const rest = Object.entries(action).filter(([k]) => listed(k))
     .map(([k, v]) => k + " " + (typeof v === "object" ? JSON.stringify(v) : v));
   return action.type + (rest.length ? ": " + rest.join(", ") : "");
 }

@@ -59,7 +59,9 @@
   }
 
   function describe(a) {
-    if (a.type === "play") return "Play " + (Object.fromEntries(SPECIAL)[a.card] || a.card.replace("number-", ""));
+    const players = Host.state ? Host.state.players : [];
+    const card = Object.fromEntries(SPECIAL)[a.card] || a.card.replace("number-", "");
+    if (a.type === "play") return players[a.turn] ? players[a.turn].name + " plays " + card : "Play " + card;
     if (a.type === "take-back") return "SORRY! on " + a.target;
     if (a.type === "steal") return "Steal by " + a.player;
     if (a.type === "tiebreak") return "Tiebreak pile of " + a.player;

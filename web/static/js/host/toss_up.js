@@ -68,6 +68,8 @@
       seen ? h("p", {class: "hint", text: "Sees " + seen.green + " green · " + seen.yellow + " yellow · " + seen.red + " red"
                                           + (seen.other ? " · " + seen.other + " other" : "")}) : null,
       dice.message ? h("p", {class: "hint", text: dice.message}) : null,
+      seen && !offer && !dice.message && !state.hand && !state.over
+        ? h("p", {class: "hint", id: "camera-waiting", text: "Waiting for the next roll to settle."}) : null,
       offer ? h("button", {type: "button", class: "btn good big", id: "confirm-camera",
                            text: "Confirm: " + offer.green + " green · " + offer.yellow + " yellow · " + offer.red + " red",
                            onclick: () => Host.post("/api/camera/confirm")}) : null,
@@ -75,8 +77,11 @@
   }
 
   function describe(action) {
-    if (action.type === "roll") return "Roll: " + action.green + " green · " + action.yellow + " yellow · " + action.red + " red";
-    if (action.type === "bank") return "Bank";
+    const players = Host.state ? Host.state.players : [];
+    const who = players[action.turn] ? players[action.turn].name + " " : "";
+    if (action.type === "roll") return (who ? who + "rolls " : "Roll: ") + action.green + " green · " + action.yellow + " yellow · " + action.red + " red"
+                                       + (action.green === 0 && action.red > 0 ? ": red light" : "");
+    if (action.type === "bank") return who ? who + "banks" : "Bank";
     return describeAction(action);
   }
 
