@@ -394,7 +394,7 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
     for x, y, bw, bh, _ in boxes:
         near[max(0, y - pad - y0):y + bh + pad - y0, max(0, x - pad - x0):x + bw + pad - x0] = 255
     found = faces_.face_candidates(cls, mask[roi], near, unlike, hsv, bgr, grad, (x0, y0),
-                                   min_area, max_whole=2.5 * side * side,
+                                   min_area, max_whole=2.5 * side * side, traced=(done := {}),
                                    shape=(params.max_aspect, params.min_fill), planes=planes)
-    found += find_marks(cls, hsv, bgr, grad, near, (x0, y0), min_area, params.max_side)
+    found += find_marks(cls, hsv, bgr, grad, near, (x0, y0), min_area, params.max_side, traced=done)
     return found

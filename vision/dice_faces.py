@@ -89,7 +89,8 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
                     raw_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
                     grad: np.ndarray, offset: tuple[int, int], min_area: float, *,
                     max_whole: float, shape: tuple[float, float] = (2.4, 0.5),
-                    core: float = 0.8, planes: tuple | None = None) -> list[Face]:
+                    core: float = 0.8, planes: tuple | None = None,
+                    traced: dict | None = None) -> list[Face]:
     """Face candidates around one blob; ``offset`` (x, y) places the ROI in the work image.
 
     Coloured pixels count where they differ from the table (``raw_roi``) within half a die
@@ -102,7 +103,10 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
     ``shape`` (longest aspect, least fill) bounds what is measured; coloured outlines
     may be up to 2.4 times longer than wide (two touching dice of one colour, for
     ``dice_split``).  ``planes`` are the ROI's three planes (``cv2.split(hsv_roi)``) when
-    the caller has them.
+    the caller has them. ``traced``, when given, is filled with ``{code: (mask, outlines)}``
+    for each Toss Up colour traced where it lies near a blob, the mask (0/255) and outlines
+    ``dice_marks.find_marks`` traces too (a pass on ``unlike`` is that pass when all
+    the colour's pixels near a blob differ from the table).
     """
     parts: list[dict] = []
     wholes: list[bool] = []
@@ -126,8 +130,13 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
         is_code = cv2.compare(cls_roi, int(code), cv2.CMP_EQ)
         runs_seen: set[tuple[int, ...]] = set()
         for where, need_pips in passes:
-            runs += [(int(code), need_pips, run, area) for run, area in _runs(
-                cv2.bitwise_and(is_code, where), min_area, runs_seen)]
+            mask = cv2.bitwise_and(is_code, where)
+            outlines = measure_.outer_contours(mask)
+            if traced is not None and code in CLASS_NAMES and (
+                    need_pips or differs[code] == present[code]):
+                traced[int(code)] = (mask, outlines)  # all of the colour near a blob
+            runs += [(int(code), need_pips, run, area)
+                     for run, area in _runs(mask, min_area, runs_seen, outlines)]
     # the bright cores of all runs at once (``dice_runs``), then each run's pieces in turn
     cores = runs_.bright_cores([r for _, _, r, _ in runs], value, core)
     seen: set[tuple[int, ...]] = set()
@@ -154,11 +163,11 @@ def _histogram(cls_roi: np.ndarray, where: np.ndarray) -> np.ndarray:
     return hist.ravel()
 
 
-def _runs(mask: np.ndarray, min_area: float, done: set):
+def _runs(mask: np.ndarray, min_area: float, done: set, outlines: tuple | None = None):
     """Yield (run, area) for each run of ``mask`` big enough for a face (its outline's
     area), but those whose outline is in ``done`` (an earlier pass gave the same run);
-    the others are added to it."""
-    for run in measure_.outer_contours(mask):
+    the others are added to it. ``outlines`` are ``mask``'s outer outlines, if traced."""
+    for run in measure_.outer_contours(mask) if outlines is None else outlines:
         if len(run) < 4:
             continue
         x, y, w, h = cv2.boundingRect(run)

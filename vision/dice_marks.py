@@ -23,7 +23,8 @@ _DIRS = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], 1)
 
 def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
                grad: np.ndarray, near_roi: np.ndarray, offset: tuple[int, int],
-               min_area: float, max_side: float, min_side: float = 9.0) -> list[faces_.Face]:
+               min_area: float, max_side: float, min_side: float = 9.0, *,
+               traced: dict | None = None) -> list[faces_.Face]:
     """Top-face hypotheses from coloured marks ringed by a light body, as Face objects.
 
     The returned faces have ``body`` set: the die edge length in pixels estimated from how
@@ -31,15 +32,22 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
     brightness next to the mark (a side face's body is in the shade). Their ``ring`` is
     the light share just around the mark or on its box grown by half, the more of the two
     (a big round mark on a die seen aslant: its box's corners reach past the top).
+    ``traced`` holds ``{code: (mask, outlines)}`` of the colours ``face_candidates``
+    traced already where they lie near a blob (the same masks: not traced again).
     """
     parts: list[dict] = []  # measured one by one, finished together
     value = hsv_roi[..., 2]
-    near = cv2.compare(near_roi, 0, cv2.CMP_GT)
+    near = None
     for code in (faces_.GREEN, faces_.YELLOW, faces_.RED):
-        mask = cv2.bitwise_and(cv2.compare(cls_roi, code, cv2.CMP_EQ), near)
-        if not cv2.countNonZero(mask):
-            continue
-        contours = outer_contours(mask)
+        if traced and code in traced:
+            mask, contours = traced[code]
+        else:
+            if near is None:
+                near = cv2.compare(near_roi, 0, cv2.CMP_GT)
+            mask = cv2.bitwise_and(cv2.compare(cls_roi, code, cv2.CMP_EQ), near)
+            if not cv2.countNonZero(mask):
+                continue
+            contours = outer_contours(mask)
         for cnt in contours:
             x, y, w, h = cv2.boundingRect(cnt)
             if w * h < 0.25 * min_area or max(w, h) > 0.8 * max_side or max(w, h) > 2.2 * min(w, h):

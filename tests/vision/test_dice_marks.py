@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import cv2
 
 from vision.dice import DiceParams
-from vision.dice_faces import RED, class_map, gradient
+from vision.dice_faces import GREEN, RED, class_map, face_candidates, gradient
 from vision.dice_marks import find_marks
 from vision.dice_pick import is_table_like
 
@@ -39,3 +40,42 @@ def test_a_big_round_mark_on_a_small_top_is_ringed_by_its_body():
     assert marks[0].ring >= 0.9
     table = np.array(_CLOTH, np.float32)
     assert not is_table_like(marks[0], table, True)  # a light die's mark, not the cloth
+
+
+@pytest.mark.parametrize("outside", [False, True])
+def test_the_traces_face_candidates_hands_on_give_the_same_marks(outside):
+    # two light dice with a green and a red mark, and a red die: the colours' traces near
+    # the blobs are taken by face_candidates once, and the mark finder reads the same
+    # marks from them as from tracing on its own; with the red-marked die outside the
+    # foreground (``outside``: near a blob, like the table), its mark lies only in the
+    # mark finder's mask, so red is not handed on
+    p = DiceParams()
+    patch = np.full((90, 140, 3), (60, 110, 150), np.uint8)  # wood
+    blob, boxes = np.zeros(patch.shape[:2], np.uint8), np.zeros(patch.shape[:2], np.uint8)
+    for (x, y), mark in (((30, 45), (60, 170, 40)), ((75, 45), _CLOTH)):
+        cv2.rectangle(patch, (x - 14, y - 14), (x + 14, y + 14), (225, 228, 230), -1)
+        cv2.circle(patch, (x, y), 6, mark, -1)
+        cv2.rectangle(boxes, (x - 16, y - 16), (x + 16, y + 16), 255, -1)
+        if not (outside and mark == _CLOTH):
+            cv2.rectangle(blob, (x - 16, y - 16), (x + 16, y + 16), 255, -1)
+    cv2.rectangle(patch, (104, 31), (132, 59), _CLOTH, -1)
+    cv2.circle(patch, (118, 45), 3, (235, 235, 235), -1)
+    cv2.rectangle(blob, (102, 29), (134, 61), 255, -1)
+    cv2.rectangle(boxes, (102, 29), (134, 61), 255, -1)
+    hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+    cls = class_map(hsv, p.hue_edges, min_sat=p.min_sat, light_value=p.light_value,
+                    min_value=p.min_value)
+    near = cv2.dilate(boxes, np.ones((9, 9), np.uint8))
+    grad = gradient(hsv)
+    traced: dict = {}
+    face_candidates(cls, blob, near, blob, hsv, patch, grad, (0, 0), 40.0,
+                    max_whole=2000.0, traced=traced)
+    assert GREEN in traced and (RED in traced) is not outside
+
+    def key(faces: list) -> list:
+        return sorted((f.cls, f.centre, f.area, f.body, f.ring) for f in faces)
+
+    alone = find_marks(cls, hsv, patch, grad, near, (0, 0), 40.0, p.max_side)
+    shared = find_marks(cls, hsv, patch, grad, near, (0, 0), 40.0, p.max_side, traced=traced)
+    assert any(f.cls == RED and abs(f.centre[0] - 75) < 2 for f in alone)
+    assert key(shared) == key(alone)
