@@ -141,7 +141,8 @@ def cloth_pip_dice(work: np.ndarray, side: float, contours: tuple, dice: list[Di
                    ) -> list[Die]:
     """Dice of the cloth's colour with dark pips: two or more dark pips on a body of a
     Toss Up colour, looked for in brightness (the largest channel) around the
-    foreground blobs (``contours``) that hold none of the ``dice`` found yet.
+    foreground blobs (``contours``) that hold none of the ``dice`` found yet; a plain
+    one where such a blob bends around its top (``bend_top``).
 
     A red die on a red cloth shows little but its pips and its side faces, and its body
     is dark in grey, so that its pips hardly stand out there. The cloth's checks give
@@ -165,13 +166,65 @@ def cloth_pip_dice(work: np.ndarray, side: float, contours: tuple, dice: list[Di
         crop = work[y0:min(h, y + bh + pad), x0:min(w, x + bw + pad)]
         bright = cv2.max(cv2.max(crop[..., 0], crop[..., 1]), crop[..., 2])
         taken = [np.array(d.outline, np.float32) * scale - [x0, y0] for d in dice + out]
-        for box, (cx, cy) in blobs_.pip_groups(bright, side, taken, min_pips=2,
-                                               light_pips=False, min_contrast=40, reach=0.8):
-            box = box + np.array([x0, y0], np.float32)
+        found = [(box + np.array([x0, y0], np.float32), (cx + x0, cy + y0)) for box, (cx, cy)
+                 in blobs_.pip_groups(bright, side, taken, min_pips=2, light_pips=False,
+                                      min_contrast=40, reach=0.8)]
+        if not found:
+            found = [t for t in [bend_top(cnt, work, side)] if t is not None and all(
+                np.hypot(t[1][0] - cx, t[1][1] - cy) >= side for cx, cy in centres + [
+                    (d.centre[0] * scale, d.centre[1] * scale) for d in out])]
+        for box, (cx, cy) in found:
             colour, share = body_colour(box)
             if colour != "other":
                 out.append(Die(outline=tuple((float(px / scale), float(py / scale))
                                              for px, py in box),
-                               centre=(float((cx + x0) / scale), float((cy + y0) / scale)),
+                               centre=(float(cx / scale), float(cy / scale)),
                                colour=colour, confidence=round(0.5 * share, 3)))
     return out
+
+
+def bend_top(contour: np.ndarray, work: np.ndarray, side: float
+             ) -> tuple[np.ndarray, tuple[float, float]] | None:
+    """The top of a plain die of the cloth's colour in the bend of its blob, or None.
+
+    Such a die's blob (``contour``, working pixels) is its side faces and its dark rim,
+    not its top: an L or a C around the top, whose convex hull closes it. The piece the
+    hull adds (the biggest, after a 3x3 opening) is a top when it is a good part of a
+    die's face (``side``: a third of its area, 0.4 of its edge across, no longer than
+    1.5 edges) and lit like one (``is_lit_top``); a blob bigger than a die and its
+    sides (several dice, a hand) or a thin bend (a shadow's, a pencil's) is not.
+    Returns a die-sized square (4, 2) at the piece's turn and the piece's centre (x, y).
+    """
+    area = cv2.contourArea(contour)
+    if not 0.4 * side * side <= area <= 2.5 * side * side:
+        return None
+    hull = cv2.convexHull(contour)
+    if cv2.contourArea(hull) > 3 * side * side:
+        return None
+    x, y, w, h = cv2.boundingRect(hull)
+    gap = np.zeros((h, w), np.uint8)
+    cv2.drawContours(gap, [hull - [x, y]], -1, 255, -1)
+    cv2.drawContours(gap, [contour - [x, y]], -1, 0, -1)
+    gap = cv2.morphologyEx(gap, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(gap)
+    if n < 2:
+        return None
+    i = 1 + int(stats[1:, cv2.CC_STAT_AREA].argmax())
+    if stats[i, cv2.CC_STAT_AREA] < 0.3 * side * side:
+        return None
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(cv2.findNonZero(
+        cv2.compare(labels, i, cv2.CMP_EQ)))
+    if min(rw, rh) < 0.4 * side or max(rw, rh) > 1.5 * side:
+        return None
+    piece = cv2.boxPoints(((cx + x, cy + y), (rw, rh), angle))
+    if not is_lit_top(work, piece):
+        return None
+    # the top's corner in the bend is the piece's corner nearest the blob's middle; the
+    # top reaches a die's edge from it along the piece's sides
+    m = cv2.moments(contour)
+    k = int(np.argmin(np.hypot(*(piece - [m["m10"] / m["m00"], m["m01"] / m["m00"]]).T)))
+    corner, along = piece[k], piece[[(k + 1) % 4, (k + 3) % 4]] - piece[k]
+    unit = along / np.maximum(np.linalg.norm(along, axis=1, keepdims=True), 1e-6)
+    centre = corner + unit.sum(axis=0) * side / 2
+    return cv2.boxPoints(((float(centre[0]), float(centre[1])), (side, side), angle)), (
+        float(centre[0]), float(centre[1]))

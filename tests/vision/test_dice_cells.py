@@ -12,7 +12,7 @@ from tests.vision import dice_support as ds
 from vision.dice import read_dice
 from vision.dice import DiceParams
 from vision.dice_blobs import inner_contrast
-from vision.dice_cells import cell_outlines, in_cloth_shade, is_lit_top
+from vision.dice_cells import bend_top, cell_outlines, in_cloth_shade, is_lit_top
 from vision.dice_faces import GREEN, RED
 from vision.imageio import read_image
 
@@ -130,3 +130,41 @@ def test_a_red_dies_top_beside_its_blob_is_searched_for_pips():
     assert reading.counts() == (3, 3, 1, 0)
     red = [d for d in reading.dice if d.colour == "red"]
     assert abs(red[0].centre[0] - 348) < 6 and abs(red[0].centre[1] - 86) < 6
+
+
+def _bent_blob(top_colour: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """A red cloth with a plain die on it whose top has ``top_colour``, and the outline
+    of its blob: its green side faces, bent around two sides of the top."""
+    frame = np.full((100, 100, 3), (40, 45, 190), np.uint8)  # red cloth
+    body = np.round(cv2.boxPoints(((43.0, 43.0), (32.0, 32.0), 15.0))).astype(np.int32)
+    top = np.round(cv2.boxPoints(((50.0, 50.0), (24.0, 24.0), 15.0))).astype(np.int32)
+    cv2.fillConvexPoly(frame, body, (40, 120, 30))
+    cv2.fillConvexPoly(frame, top, top_colour)
+    mask = np.zeros((100, 100), np.uint8)
+    cv2.fillConvexPoly(mask, body, 255)
+    cv2.fillConvexPoly(mask, top, 0)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return frame, max(contours, key=cv2.contourArea)
+
+
+def test_a_plain_top_in_the_bend_of_its_blob_is_found():
+    # the top of a plain die of the cloth's colour is no foreground: its blob is its
+    # side faces, bent around the top, whose hull closes the top
+    frame, blob = _bent_blob((50, 55, 225))  # lit from above: brighter than the cloth
+    found = bend_top(blob, frame, 24.0)
+    assert found is not None
+    box, (x, y) = found
+    assert abs(x - 50) < 5 and abs(y - 50) < 5
+    assert abs(np.linalg.norm(box[1] - box[0]) - 24) < 1
+    assert bend_top(blob, frame, 48.0) is None  # a die twice the size: the bend is small
+    shade, blob = _bent_blob((30, 32, 140))  # a patch of cloth in shade, not a top
+    assert bend_top(blob, shade, 24.0) is None
+
+
+def test_a_plain_red_die_on_a_red_cloth_is_found_in_the_bend_of_its_sides():
+    # rendered: a plain red top, hardly unlike the cloth, with its yellow and green side
+    # faces around two of its sides (``bend_top``, via ``cloth_pip_dice``)
+    reading = read_dice(read_image(SCENES / "img" / "0086.jpg")[300:, 300:])
+    assert reading.counts() == (0, 0, 1, 0)
+    (red,) = reading.dice
+    assert abs(red.centre[0] - 158) < 8 and abs(red.centre[1] - 134) < 8
