@@ -190,10 +190,10 @@ def bend_top(contour: np.ndarray, work: np.ndarray, side: float
     Such a die's blob (``contour``, working pixels) is its side faces and its dark rim,
     not its top: an L or a C around the top, whose convex hull closes it. The piece the
     hull adds (the biggest, after a 3x3 opening) is a top when it is a good part of a
-    die's face (``side``: a third of its area, 0.4 of its edge across, no longer than
+    die's face (``side``: a fifth of its area, 0.4 of its edge across, no longer than
     1.5 edges) and lit like one (``is_lit_top``); a blob bigger than a die and its
     sides (several dice, a hand) or a thin bend (a shadow's, a pencil's) is not.
-    Returns a die-sized square (4, 2) at the piece's turn and the piece's centre (x, y).
+    Returns a die-sized square (4, 2) at the piece's turn and the top's centre (x, y).
     """
     area = cv2.contourArea(contour)
     if not 0.4 * side * side <= area <= 2.5 * side * side:
@@ -210,7 +210,7 @@ def bend_top(contour: np.ndarray, work: np.ndarray, side: float
     if n < 2:
         return None
     i = 1 + int(stats[1:, cv2.CC_STAT_AREA].argmax())
-    if stats[i, cv2.CC_STAT_AREA] < 0.3 * side * side:
+    if stats[i, cv2.CC_STAT_AREA] < 0.2 * side * side:
         return None
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(cv2.findNonZero(
         cv2.compare(labels, i, cv2.CMP_EQ)))

@@ -168,3 +168,9 @@ def test_a_plain_red_die_on_a_red_cloth_is_found_in_the_bend_of_its_sides():
     assert reading.counts() == (0, 0, 1, 0)
     (red,) = reading.dice
     assert abs(red.centre[0] - 158) < 8 and abs(red.centre[1] - 134) < 8
+    # on a red and white check: the bend (its green side face and its rim) closes a
+    # fifth of the top, a corner lit like a top
+    reading = read_dice(read_image(SCENES / "img" / "0100.jpg")[300:, 380:])
+    assert reading.counts() == (0, 0, 1, 0)
+    (red,) = reading.dice
+    assert np.hypot(red.centre[0] - 89, red.centre[1] - 89) < 15  # 0.6 of its edge
