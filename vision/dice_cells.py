@@ -93,10 +93,11 @@ def cell_outlines(edges: np.ndarray, side: float, near: np.ndarray, *,
     return tuple(c * 2 for c, k in zip(cells, keep) if k)
 
 
-def is_lit_top(work: np.ndarray, box: np.ndarray) -> bool:
+def is_lit_top(work: np.ndarray, box: np.ndarray, margin: float = 0.0) -> bool:
     """True when the middle of ``box`` (4, 2) is brighter (largest channel) than three
-    quarters of a ring around it (from 1.2 to 1.8 times the box about its centre): a
-    top face lit from above, not a patch of the cloth in a die's shade."""
+    quarters of a ring around it (from 1.2 to 1.8 times the box about its centre), by
+    more than ``margin`` levels: a top face lit from above, not a patch of the cloth in
+    a die's shade."""
     c = box.mean(axis=0)
     outer = (box - c) * 1.8 + c
     x0, y0 = (int(v) for v in np.maximum(0, np.floor(outer.min(axis=0))))
@@ -113,7 +114,7 @@ def is_lit_top(work: np.ndarray, box: np.ndarray) -> bool:
     middle, around = value[inner > 0], value[ring > 0]
     if middle.size == 0 or around.size == 0:
         return False
-    return float(np.median(middle)) > faces_.percentile(around, 75)
+    return float(np.median(middle)) > faces_.percentile(around, 75) + margin
 
 
 def in_cloth_shade(box: np.ndarray, hsv: np.ndarray, origin: tuple[int, int],
@@ -142,7 +143,8 @@ def cloth_pip_dice(work: np.ndarray, side: float, contours: tuple, dice: list[Di
     """Dice of the cloth's colour with dark pips: two or more dark pips on a body of a
     Toss Up colour, looked for in brightness (the largest channel) around the
     foreground blobs (``contours``) that hold none of the ``dice`` found yet; a plain
-    one where such a blob bends around its top (``bend_top``).
+    one where such a blob bends around its top (``bend_top``) or lies beside it
+    (``beside_top``).
 
     A red die on a red cloth shows little but its pips and its side faces, and its body
     is dark in grey, so that its pips hardly stand out there. The cloth's checks give
@@ -170,7 +172,8 @@ def cloth_pip_dice(work: np.ndarray, side: float, contours: tuple, dice: list[Di
                  in blobs_.pip_groups(bright, side, taken, min_pips=2, light_pips=False,
                                       min_contrast=40, reach=0.8)]
         if not found:
-            found = [t for t in [bend_top(cnt, work, side)] if t is not None and all(
+            found = [t for t in [bend_top(cnt, work, side) or beside_top(cnt, work, side)]
+                     if t is not None and all(
                 np.hypot(t[1][0] - cx, t[1][1] - cy) >= side for cx, cy in centres + [
                     (d.centre[0] * scale, d.centre[1] * scale) for d in out])]
         for box, (cx, cy) in found:
@@ -228,3 +231,31 @@ def bend_top(contour: np.ndarray, work: np.ndarray, side: float
     centre = corner + unit.sum(axis=0) * side / 2
     return cv2.boxPoints(((float(centre[0]), float(centre[1])), (side, side), angle)), (
         float(centre[0]), float(centre[1]))
+
+
+def beside_top(contour: np.ndarray, work: np.ndarray, side: float, *, lit: float = 6.0
+               ) -> tuple[np.ndarray, tuple[float, float]] | None:
+    """The top of a plain die of the cloth's colour beside its blob, or None.
+
+    A die seen aslant or blurred may leave only a strip as its blob (``contour``,
+    working pixels): a side face and its shadow, at most 1.6 die edges (``side``) long
+    and 0.9 across, with the top beside one of its long sides. A die-sized square there
+    is the top when it is lit clearly better (``lit`` levels) than what lies around it
+    (``is_lit_top``): the cloth on the strip's other side is not.
+    Returns the square (4, 2) and its centre (x, y).
+    """
+    if not 0.3 * side * side <= cv2.contourArea(contour) <= 1.5 * side * side:
+        return None
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
+    if max(rw, rh) > 1.6 * side or min(rw, rh) > 0.9 * side:
+        return None
+    t = np.deg2rad(angle)  # across the strip: the side its short edge runs along
+    across = np.array([-np.sin(t), np.cos(t)]) if rw >= rh else np.array([np.cos(t), np.sin(t)])
+    h, w = work.shape[:2]
+    for sign in (1.0, -1.0):
+        centre = np.array([cx, cy]) + sign * across * (min(rw, rh) + side) / 2
+        box = cv2.boxPoints(((float(centre[0]), float(centre[1])), (side, side), angle))
+        if box.min() >= 0 and box[:, 0].max() < w and box[:, 1].max() < h and is_lit_top(
+                work, box, lit):
+            return box, (float(centre[0]), float(centre[1]))
+    return None

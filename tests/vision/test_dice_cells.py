@@ -12,7 +12,8 @@ from tests.vision import dice_support as ds
 from vision.dice import read_dice
 from vision.dice import DiceParams
 from vision.dice_blobs import inner_contrast
-from vision.dice_cells import bend_top, cell_outlines, in_cloth_shade, is_lit_top
+from vision.dice_cells import (beside_top, bend_top, cell_outlines, in_cloth_shade,
+                               is_lit_top)
 from vision.dice_faces import GREEN, RED
 from vision.imageio import read_image
 
@@ -174,3 +175,28 @@ def test_a_plain_red_die_on_a_red_cloth_is_found_in_the_bend_of_its_sides():
     assert reading.counts() == (0, 0, 1, 0)
     (red,) = reading.dice
     assert np.hypot(red.centre[0] - 89, red.centre[1] - 89) < 15  # 0.6 of its edge
+
+
+def test_a_plain_top_beside_a_strip_of_side_face_is_found_when_lit():
+    # a blurred die leaves only a strip as its blob (a side face and its shadow); its
+    # top, of the cloth's colour, lies beside one of the strip's long sides
+    for x_top in (56.0, 24.0):  # the top right or left of the strip
+        frame = np.full((100, 100, 3), (40, 45, 190), np.uint8)  # red cloth
+        strip = np.round(cv2.boxPoints(((40.0, 50.0), (8.0, 24.0), 0.0))).astype(np.int32)
+        cv2.fillConvexPoly(frame, strip, (40, 120, 30))
+        top = cv2.boxPoints(((x_top, 50.0), (24.0, 24.0), 0.0))
+        mask = np.zeros((100, 100), np.uint8)
+        cv2.fillConvexPoly(mask, strip, 255)
+        (blob,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        assert beside_top(blob, frame, 24.0) is None  # nothing lit beside it: cloth
+        cv2.fillConvexPoly(frame, np.round(top).astype(np.int32), (50, 55, 215))
+        box, (x, y) = beside_top(blob, frame, 24.0)
+        assert abs(x - x_top) < 2 and abs(y - 50) < 2
+        assert beside_top(blob, frame, 24.0, lit=40.0) is None  # not lit that much better
+
+
+def test_a_blurred_plain_red_die_on_a_red_cloth_is_found_beside_its_side_face():
+    reading = read_dice(read_image(SCENES / "img" / "0260.jpg")[200:, :400])
+    assert reading.counts() == (1, 1, 1, 0)
+    (red,) = [d for d in reading.dice if d.colour == "red"]
+    assert np.hypot(red.centre[0] - 124, red.centre[1] - 148) < 8
