@@ -48,10 +48,13 @@ def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     about half their colour (``agree``): cloth too."""
     if grid is None:
         return False
-    if abs((pick.turn(face) - grid) % 90 - 45) <= 5 and face.agree < 0.6 and (
+    diagonal = abs((pick.turn(face) - grid) % 90 - 45) <= 5
+    if diagonal and face.agree < 0.6 and (
             face.mark == faces_.NONE and face.body == 0 and is_table_colour(
                 face.bgr, threshold=1.6 * params.fg_threshold, model=model)):
         return True  # two squares joined at a corner: their outline lies along the diagonal
+    if diagonal and face.mark != faces_.NONE and face.body == 0:
+        return _ragged_marked(face, params, model)  # two light squares, a corner between
     if abs((pick.turn(face) - grid + 45) % 90 - 45) > 5:
         return False
     if (face.cls in faces_.CLASS_NAMES and face.area >= 0.5 * side * side
@@ -60,10 +63,16 @@ def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     if face.body > 0:  # a coloured square ringed by light ones looks like a die's mark
         return is_table_colour(face.bgr, threshold=params.fg_threshold, model=model)
     if face.mark != faces_.NONE:
-        centred = face.cls == faces_.LIGHT and face.mark_off <= 0.15  # a light die's mark
-        return face.corners > 1.8 and not centred and is_table_colour(
-            face.bgr, threshold=params.fg_threshold, model=model)
+        return _ragged_marked(face, params, model)
     return is_table_colour(face.bgr, threshold=1.6 * params.fg_threshold, model=model)
+
+
+def _ragged_marked(face: faces_.Face, params: DiceParams, model: tuple) -> bool:
+    """True for a face with a mark that is the cloth's: ragged, of a table colour, its
+    mark off its middle (a light die's mark sits in the middle of a crisp square)."""
+    centred = face.cls == faces_.LIGHT and face.mark_off <= 0.15  # a light die's mark
+    return face.corners > 1.8 and not centred and is_table_colour(
+        face.bgr, threshold=params.fg_threshold, model=model)
 
 
 def table_classes(model: tuple, params: DiceParams) -> set[int]:
