@@ -138,13 +138,13 @@ def _colour(box: np.ndarray, hsv: np.ndarray, origin: tuple[int, int],
 
 
 def cloth_pip_dice(work: np.ndarray, side: float, contours: tuple, dice: list[Die],
-                   scale: float, *, body_colour: Callable[[np.ndarray], tuple[str, float]]
-                   ) -> list[Die]:
+                   scale: float, *, body_colour: Callable[[np.ndarray], tuple[str, float]],
+                   cloth: set[int] | frozenset[int] = frozenset()) -> list[Die]:
     """Dice of the cloth's colour with dark pips: two or more dark pips on a body of a
     Toss Up colour, looked for in brightness (the largest channel) around the
     foreground blobs (``contours``) that hold none of the ``dice`` found yet; a plain
-    one where such a blob bends around its top (``bend_top``) or lies beside it
-    (``beside_top``).
+    a plain one of the ``cloth``'s colour classes where such a blob bends around its top
+    (``bend_top``) or lies beside it (``beside_top``).
 
     A red die on a red cloth shows little but its pips and its side faces, and its body
     is dark in grey, so that its pips hardly stand out there. The cloth's checks give
@@ -172,10 +172,8 @@ def cloth_pip_dice(work: np.ndarray, side: float, contours: tuple, dice: list[Di
                  in blobs_.pip_groups(bright, side, taken, min_pips=2, light_pips=False,
                                       min_contrast=40, reach=0.8)]
         if not found:
-            found = [t for t in [bend_top(cnt, work, side) or beside_top(cnt, work, side)]
-                     if t is not None and all(
-                np.hypot(t[1][0] - cx, t[1][1] - cy) >= side for cx, cy in centres + [
-                    (d.centre[0] * scale, d.centre[1] * scale) for d in out])]
+            found = _plain_top(cnt, work, side, centres + [
+                (d.centre[0] * scale, d.centre[1] * scale) for d in out], body_colour, cloth)
         for box, (cx, cy) in found:
             colour, share = body_colour(box)
             if colour != "other":
@@ -184,6 +182,22 @@ def cloth_pip_dice(work: np.ndarray, side: float, contours: tuple, dice: list[Di
                                centre=(float(cx / scale), float(cy / scale)),
                                colour=colour, confidence=round(0.5 * share, 3)))
     return out
+
+
+def _plain_top(contour: np.ndarray, work: np.ndarray, side: float,
+               centres: list[tuple[float, float]],
+               body_colour: Callable[[np.ndarray], tuple[str, float]],
+               cloth: set[int] | frozenset[int]) -> list:
+    """The top of a plain die beside or in the bend of its blob (``bend_top``,
+    ``beside_top``), as a list of (box, centre): one a die's edge from all ``centres``
+    (x, y) whose middle one of the ``cloth``'s colour classes covers 0.7 of (its top is
+    not foreground: it is of the cloth's colour), or none."""
+    top = bend_top(contour, work, side) or beside_top(contour, work, side)
+    if top is None or any(np.hypot(top[1][0] - x, top[1][1] - y) < side for x, y in centres):
+        return []
+    colour, share = body_colour(top[0])
+    names = {faces_.CLASS_NAMES[c] for c in cloth if c in faces_.CLASS_NAMES}
+    return [top] if colour in names and share >= 0.7 else []
 
 
 def bend_top(contour: np.ndarray, work: np.ndarray, side: float
