@@ -12,10 +12,11 @@ from tests.vision import dice_support as ds
 from vision.dice import read_dice
 from vision.dice import DiceParams
 from vision.dice_blobs import inner_contrast
-from vision.dice_cells import (beside_top, bend_top, cell_outlines, in_cloth_shade,
-                               is_lit_top)
+from vision.dice_cells import (beside_top, bend_top, cell_outlines, cloth_pip_dice,
+                               in_cloth_shade, is_lit_top)
 from vision.dice_faces import GREEN, RED
 from vision.imageio import read_image
+from vision.results import Die
 
 SCENES = Path(__file__).resolve().parents[1] / "data" / "dice-scenes"
 
@@ -160,6 +161,24 @@ def test_a_plain_top_in_the_bend_of_its_blob_is_found():
     assert bend_top(blob, frame, 48.0) is None  # a die twice the size: the bend is small
     shade, blob = _bent_blob((30, 32, 140))  # a patch of cloth in shade, not a top
     assert bend_top(blob, shade, 24.0) is None
+
+
+def test_a_plain_top_in_a_bend_counts_only_in_the_cloths_colour_and_away_from_dice():
+    frame, blob = _bent_blob((50, 55, 225))
+
+    def red(box):
+        return "red", 1.0
+
+    def read(cloth, colour=red, dice=()):
+        return cloth_pip_dice(frame, 24.0, (blob,), list(dice), 1.0, cloth=cloth,
+                              body_colour=colour)
+    (die,) = read({RED})
+    assert die.colour == "red" and abs(die.centre[0] - 50) < 5
+    assert read({GREEN}) == []  # a red top on green felt would be foreground of its own
+    assert read({RED}, colour=lambda box: ("red", 0.6)) == []  # not one colour
+    near = Die(outline=((70.0, 70.0), (90.0, 70.0), (90.0, 90.0), (70.0, 90.0)),
+               centre=(62.0, 60.0), colour="yellow", confidence=1.0)
+    assert read({RED}, dice=[near]) == []  # a die found there already
 
 
 def test_a_plain_red_die_on_a_red_cloth_is_found_in_the_bend_of_its_sides():
