@@ -216,7 +216,8 @@ def bend_top(contour: np.ndarray, work: np.ndarray, side: float
     if not 0.4 * side * side <= area <= 2.5 * side * side:
         return None
     hull = cv2.convexHull(contour)
-    if cv2.contourArea(hull) > 3 * side * side:
+    closed = cv2.contourArea(hull) - area  # what the hull adds (about: pixels are wider)
+    if closed < 0.15 * side * side or closed + area > 3 * side * side:
         return None
     x, y, w, h = cv2.boundingRect(hull)
     gap = np.zeros((h, w), np.uint8)
@@ -252,8 +253,8 @@ def beside_top(contour: np.ndarray, work: np.ndarray, side: float, *, lit: float
     """The top of a plain die of the cloth's colour beside its blob, or None.
 
     A die seen aslant or blurred may leave only a strip as its blob (``contour``,
-    working pixels): a side face and its shadow, at most 1.6 die edges (``side``) long
-    and 0.9 across, with the top beside one of its long sides. A die-sized square there
+    working pixels): a side face and its shadow, 0.8 to 1.6 die edges (``side``) long
+    and at most 0.9 across, with the top beside one of its long sides. A die-sized square there
     is the top when it is lit clearly better (``lit`` levels) than what lies around it
     (``is_lit_top``): the cloth on the strip's other side is not.
     Returns the square (4, 2) and its centre (x, y).
@@ -261,8 +262,8 @@ def beside_top(contour: np.ndarray, work: np.ndarray, side: float, *, lit: float
     if not 0.3 * side * side <= cv2.contourArea(contour) <= 1.5 * side * side:
         return None
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
-    if max(rw, rh) > 1.6 * side or min(rw, rh) > 0.9 * side:
-        return None
+    if not 0.8 * side <= max(rw, rh) <= 1.6 * side or min(rw, rh) > 0.9 * side:
+        return None  # a side face runs a die's edge along the top
     t = np.deg2rad(angle)  # across the strip: the side its short edge runs along
     across = np.array([-np.sin(t), np.cos(t)]) if rw >= rh else np.array([np.cos(t), np.sin(t)])
     h, w = work.shape[:2]
