@@ -177,20 +177,14 @@ def edge_mask(work: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return cv2.resize(filled, (w, h), interpolation=cv2.INTER_NEAREST)
 
 
-def blob_colour(cls_map: np.ndarray, box: np.ndarray, value: np.ndarray | None = None
-                ) -> tuple[int, float]:
+def blob_colour(cls_map: np.ndarray, box: np.ndarray) -> tuple[int, float]:
     """The colour class covering most of a blob's inner part, and its share there;
-    ``box`` in the class map's pixels. With ``value`` (the brightness, the class map's
-    shape) only the lit part counts: pixels at least 0.8 of the inner part's 85th
-    percentile (a top face is lit best; its side faces beside it in the box are darker)."""
+    ``box`` in the class map's pixels."""
     h, w = cls_map.shape
     c = box.mean(axis=0)
     inner = ((box - c) * 0.6 + c).astype(np.int32)
     sel = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(sel, inner, 1)
-    if value is not None and cv2.countNonZero(sel) >= 4:
-        lit = 0.8 * faces_.percentile(value[sel > 0], 85)
-        sel = cv2.bitwise_and(sel, cv2.compare(value, lit, cv2.CMP_GE) // 255)
     counts = np.bincount(cls_map[sel > 0], minlength=7)
     total = max(1, int(counts.sum()))
     code = int(counts.argmax())

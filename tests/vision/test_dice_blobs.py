@@ -9,7 +9,7 @@ import cv2
 from tests.vision import dice_support as ds
 from vision.dice import read_dice
 from vision.dice_blobs import blob_colour, pip_groups, square_blobs
-from vision.dice_faces import GREEN, GREY, LIGHT, RED
+from vision.dice_faces import GREY, LIGHT
 from vision.dice_segment import grid_turn, white_balance
 
 
@@ -59,18 +59,6 @@ def test_blob_colour_is_the_majority_class_inside():
     box = np.array([[5, 5], [35, 5], [35, 35], [5, 35]], np.float32)
     code, share = blob_colour(cls, box)
     assert code == LIGHT and share > 0.9
-
-
-def test_blob_colour_with_brightness_counts_the_lit_top_not_its_shaded_sides():
-    # a red top (lit) with its green side faces (in shade) covering more of the box's middle
-    cls = np.full((40, 40), RED, np.uint8)
-    value = np.full((40, 40), 190, np.uint8)
-    cls[:, 17:] = GREEN
-    value[:, 17:] = 80
-    box = np.array([[5, 5], [35, 5], [35, 35], [5, 35]], np.float32)
-    assert blob_colour(cls, box)[0] == GREEN
-    code, share = blob_colour(cls, box, value=value)
-    assert code == RED and share > 0.9
 
 
 def test_a_checkered_cloth_has_a_grid_turn_and_a_plain_table_none():
