@@ -208,8 +208,10 @@ def bend_top(contour: np.ndarray, work: np.ndarray, side: float
     not its top: an L or a C around the top, whose convex hull closes it. The piece the
     hull adds (the biggest, after a 3x3 opening) is a top when it is a good part of a
     die's face (``side``: a fifth of its area, 0.4 of its edge across, no longer than
-    1.5 edges) and lit like one (``is_lit_top``); a blob bigger than a die and its
-    sides (several dice, a hand) or a thin bend (a shadow's, a pencil's) is not.
+    1.5 edges) and lit like one (``is_lit_top``), or most of a die's face whatever its
+    light (half its area or more, a square 0.7 to 1.2 edges across: closed on three
+    sides); a blob bigger than a die and its sides (several dice, a hand) or a thin bend
+    (a shadow's, a pencil's) is not.
     Returns a die-sized square (4, 2) at the piece's turn and the top's centre (x, y).
     """
     area = cv2.contourArea(contour)
@@ -235,7 +237,9 @@ def bend_top(contour: np.ndarray, work: np.ndarray, side: float
     if min(rw, rh) < 0.4 * side or max(rw, rh) > 1.5 * side:
         return None
     piece = cv2.boxPoints(((cx + x, cy + y), (rw, rh), angle))
-    if not is_lit_top(work, piece):
+    most = (stats[i, cv2.CC_STAT_AREA] >= 0.5 * side * side
+            and 0.7 * side <= min(rw, rh) <= max(rw, rh) <= 1.2 * side)
+    if not (most or is_lit_top(work, piece)):
         return None
     # the top's corner in the bend is the piece's corner nearest the blob's middle; the
     # top reaches a die's edge from it along the piece's sides

@@ -163,6 +163,25 @@ def test_a_plain_top_in_the_bend_of_its_blob_is_found():
     assert bend_top(blob, shade, 24.0) is None
 
 
+def test_most_of_a_face_closed_on_three_sides_is_a_top_however_lit():
+    # a plain top no brighter than the cloth (the lamp lights the check beside it as
+    # well), its side faces and rim closing it on three sides
+    frame = np.full((100, 100, 3), (40, 45, 190), np.uint8)  # red cloth
+    body = np.round(cv2.boxPoints(((50.0, 47.0), (34.0, 34.0), 10.0))).astype(np.int32)
+    top = np.round(cv2.boxPoints(((50.0, 52.0), (24.0, 24.0), 10.0))).astype(np.int32)
+    cv2.fillConvexPoly(frame, body, (40, 120, 30))
+    cv2.fillConvexPoly(frame, top, (42, 47, 188))
+    mask = np.zeros((100, 100), np.uint8)
+    cv2.fillConvexPoly(mask, body, 255)
+    cv2.fillConvexPoly(mask, top, 0)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    blob = max(contours, key=cv2.contourArea)
+    assert not is_lit_top(frame, cv2.boxPoints(((50.0, 52.0), (24.0, 24.0), 10.0)))
+    box, (x, y) = bend_top(blob, frame, 24.0)
+    assert abs(x - 50) < 3 and abs(y - 52) < 3
+    assert bend_top(blob, frame, 40.0) is None  # under half of a bigger die's face
+
+
 def test_a_plain_top_in_a_bend_counts_only_in_the_cloths_colour_and_away_from_dice():
     frame, blob = _bent_blob((50, 55, 225))
 
