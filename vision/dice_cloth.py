@@ -45,9 +45,15 @@ def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     colour class none of the cloth's colours has is a die (a shaded yellow is near a
     brown cloth in colour distance, not in hue). Two squares joined at a corner make one
     run whose rectangle lies along their diagonal, 45 degrees from the grid, and is only
-    about half their colour (``agree``): cloth too."""
+    about half their colour (``agree``): cloth too; so is a plain ragged run taken whole
+    (``dice_pick.is_doubtful_top``) of one of the cloth's Toss Up colour classes and
+    under 0.6 of it in that colour, whatever its turn (squares cut and joined by a die's
+    shadow and side faces)."""
     if grid is None:
         return False
+    if (pick.is_doubtful_top(face) and face.mark == faces_.NONE and face.agree < 0.6
+            and face.cls in faces_.CLASS_NAMES and face.cls in table_classes(model, params)):
+        return True  # squares of its colour cut and joined by a die's shadow and sides
     diagonal = abs((pick.turn(face) - grid) % 90 - 45) <= 5
     if diagonal and face.agree < 0.6 and (
             face.mark == faces_.NONE and face.body == 0 and is_table_colour(
