@@ -93,7 +93,7 @@ def cell_outlines(edges: np.ndarray, side: float, near: np.ndarray, *,
     return tuple(c * 2 for c, k in zip(cells, keep) if k)
 
 
-def is_lit_top(work: np.ndarray, box: np.ndarray, margin: float = 0.0) -> bool:
+def is_lit_top(work: np.ndarray, box: np.ndarray, *, margin: float = 0.0) -> bool:
     """True when the middle of ``box`` (4, 2) is brighter (largest channel) than three
     quarters of a ring around it (from 1.2 to 1.8 times the box about its centre), by
     more than ``margin`` levels: a top face lit from above, not a patch of the cloth in
@@ -275,6 +275,6 @@ def beside_top(contour: np.ndarray, work: np.ndarray, side: float, *, lit: float
         centre = np.array([cx, cy]) + sign * across * (min(rw, rh) + side) / 2
         box = cv2.boxPoints(((float(centre[0]), float(centre[1])), (side, side), angle))
         if box.min() >= 0 and box[:, 0].max() < w and box[:, 1].max() < h and is_lit_top(
-                work, box, lit):
+                work, box, margin=lit):
             return box, (float(centre[0]), float(centre[1]))
     return None
