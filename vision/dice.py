@@ -157,7 +157,7 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
             is_table_colour(bgr, threshold=params.fg_threshold, model=model))))
     dice += _pip_dice(work, side, dice, scale, params)
     if cloth:
-        dice += cloth_pip_dice(work, side, contours, dice, scale,
+        dice += cloth_pip_dice(work, side, contours, dice, scale, cloth=cloth,
                                body_colour=lambda box: _body_colour(work, box, params))
     dice += [_die(f, scale) for f in pick.unclaimed(
         doubtful, [(d.centre[0] * scale, d.centre[1] * scale) for d in dice], side)]

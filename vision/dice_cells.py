@@ -93,10 +93,11 @@ def cell_outlines(edges: np.ndarray, side: float, near: np.ndarray, *,
     return tuple(c * 2 for c, k in zip(cells, keep) if k)
 
 
-def is_lit_top(work: np.ndarray, box: np.ndarray) -> bool:
+def is_lit_top(work: np.ndarray, box: np.ndarray, *, margin: float = 0.0) -> bool:
     """True when the middle of ``box`` (4, 2) is brighter (largest channel) than three
-    quarters of a ring around it (from 1.2 to 1.8 times the box about its centre): a
-    top face lit from above, not a patch of the cloth in a die's shade."""
+    quarters of a ring around it (from 1.2 to 1.8 times the box about its centre), by
+    more than ``margin`` levels: a top face lit from above, not a patch of the cloth in
+    a die's shade."""
     c = box.mean(axis=0)
     outer = (box - c) * 1.8 + c
     x0, y0 = (int(v) for v in np.maximum(0, np.floor(outer.min(axis=0))))
@@ -113,7 +114,7 @@ def is_lit_top(work: np.ndarray, box: np.ndarray) -> bool:
     middle, around = value[inner > 0], value[ring > 0]
     if middle.size == 0 or around.size == 0:
         return False
-    return float(np.median(middle)) > faces_.percentile(around, 75)
+    return float(np.median(middle)) > faces_.percentile(around, 75) + margin
 
 
 def in_cloth_shade(box: np.ndarray, hsv: np.ndarray, origin: tuple[int, int],
@@ -137,11 +138,13 @@ def _colour(box: np.ndarray, hsv: np.ndarray, origin: tuple[int, int],
 
 
 def cloth_pip_dice(work: np.ndarray, side: float, contours: tuple, dice: list[Die],
-                   scale: float, *, body_colour: Callable[[np.ndarray], tuple[str, float]]
-                   ) -> list[Die]:
+                   scale: float, *, body_colour: Callable[[np.ndarray], tuple[str, float]],
+                   cloth: set[int] | frozenset[int] = frozenset()) -> list[Die]:
     """Dice of the cloth's colour with dark pips: two or more dark pips on a body of a
     Toss Up colour, looked for in brightness (the largest channel) around the
-    foreground blobs (``contours``) that hold none of the ``dice`` found yet.
+    foreground blobs (``contours``) that hold none of the ``dice`` found yet; a plain
+    a plain one of the ``cloth``'s colour classes where such a blob bends around its top
+    (``bend_top``) or lies beside it (``beside_top``).
 
     A red die on a red cloth shows little but its pips and its side faces, and its body
     is dark in grey, so that its pips hardly stand out there. The cloth's checks give
@@ -165,13 +168,113 @@ def cloth_pip_dice(work: np.ndarray, side: float, contours: tuple, dice: list[Di
         crop = work[y0:min(h, y + bh + pad), x0:min(w, x + bw + pad)]
         bright = cv2.max(cv2.max(crop[..., 0], crop[..., 1]), crop[..., 2])
         taken = [np.array(d.outline, np.float32) * scale - [x0, y0] for d in dice + out]
-        for box, (cx, cy) in blobs_.pip_groups(bright, side, taken, min_pips=2,
-                                               light_pips=False, min_contrast=40, reach=0.8):
-            box = box + np.array([x0, y0], np.float32)
+        found = [(box + np.array([x0, y0], np.float32), (cx + x0, cy + y0)) for box, (cx, cy)
+                 in blobs_.pip_groups(bright, side, taken, min_pips=2, light_pips=False,
+                                      min_contrast=40, reach=0.8)]
+        if not found:
+            found = _plain_top(cnt, work, side, centres + [
+                (d.centre[0] * scale, d.centre[1] * scale) for d in out], body_colour, cloth)
+        for box, (cx, cy) in found:
             colour, share = body_colour(box)
             if colour != "other":
                 out.append(Die(outline=tuple((float(px / scale), float(py / scale))
                                              for px, py in box),
-                               centre=(float((cx + x0) / scale), float((cy + y0) / scale)),
+                               centre=(float(cx / scale), float(cy / scale)),
                                colour=colour, confidence=round(0.5 * share, 3)))
     return out
+
+
+def _plain_top(contour: np.ndarray, work: np.ndarray, side: float,
+               centres: list[tuple[float, float]],
+               body_colour: Callable[[np.ndarray], tuple[str, float]],
+               cloth: set[int] | frozenset[int]) -> list:
+    """The top of a plain die beside or in the bend of its blob (``bend_top``,
+    ``beside_top``), as a list of (box, centre): one a die's edge from all ``centres``
+    (x, y) whose middle one of the ``cloth``'s colour classes covers 0.7 of (its top is
+    not foreground: it is of the cloth's colour), or none."""
+    top = bend_top(contour, work, side) or beside_top(contour, work, side)
+    if top is None or any(np.hypot(top[1][0] - x, top[1][1] - y) < side for x, y in centres):
+        return []
+    colour, share = body_colour(top[0])
+    names = {faces_.CLASS_NAMES[c] for c in cloth if c in faces_.CLASS_NAMES}
+    return [top] if colour in names and share >= 0.7 else []
+
+
+def bend_top(contour: np.ndarray, work: np.ndarray, side: float
+             ) -> tuple[np.ndarray, tuple[float, float]] | None:
+    """The top of a plain die of the cloth's colour in the bend of its blob, or None.
+
+    Such a die's blob (``contour``, working pixels) is its side faces and its dark rim,
+    not its top: an L or a C around the top, whose convex hull closes it. The piece the
+    hull adds (the biggest, after a 3x3 opening) is a top when it is a good part of a
+    die's face (``side``: a fifth of its area, 0.4 of its edge across, no longer than
+    1.5 edges) and lit like one (``is_lit_top``), or most of a die's face whatever its
+    light (half its area or more, a square 0.7 to 1.2 edges across: closed on three
+    sides); a blob bigger than a die and its sides (several dice, a hand) or a thin bend
+    (a shadow's, a pencil's) is not.
+    Returns a die-sized square (4, 2) at the piece's turn and the top's centre (x, y).
+    """
+    area = cv2.contourArea(contour)
+    if not 0.4 * side * side <= area <= 2.5 * side * side:
+        return None
+    hull = cv2.convexHull(contour)
+    closed = cv2.contourArea(hull) - area  # what the hull adds (about: pixels are wider)
+    if closed < 0.15 * side * side or closed + area > 3 * side * side:
+        return None
+    x, y, w, h = cv2.boundingRect(hull)
+    gap = np.zeros((h, w), np.uint8)
+    cv2.drawContours(gap, [hull - [x, y]], -1, 255, -1)
+    cv2.drawContours(gap, [contour - [x, y]], -1, 0, -1)
+    gap = cv2.morphologyEx(gap, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(gap)
+    if n < 2:
+        return None
+    i = 1 + int(stats[1:, cv2.CC_STAT_AREA].argmax())
+    if stats[i, cv2.CC_STAT_AREA] < 0.2 * side * side:
+        return None
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(cv2.findNonZero(
+        cv2.compare(labels, i, cv2.CMP_EQ)))
+    if min(rw, rh) < 0.4 * side or max(rw, rh) > 1.5 * side:
+        return None
+    piece = cv2.boxPoints(((cx + x, cy + y), (rw, rh), angle))
+    most = (stats[i, cv2.CC_STAT_AREA] >= 0.5 * side * side
+            and 0.7 * side <= min(rw, rh) <= max(rw, rh) <= 1.2 * side)
+    if not (most or is_lit_top(work, piece)):
+        return None
+    # the top's corner in the bend is the piece's corner nearest the blob's middle; the
+    # top reaches a die's edge from it along the piece's sides
+    m = cv2.moments(contour)
+    k = int(np.argmin(np.hypot(*(piece - [m["m10"] / m["m00"], m["m01"] / m["m00"]]).T)))
+    corner, along = piece[k], piece[[(k + 1) % 4, (k + 3) % 4]] - piece[k]
+    unit = along / np.maximum(np.linalg.norm(along, axis=1, keepdims=True), 1e-6)
+    centre = corner + unit.sum(axis=0) * side / 2
+    return cv2.boxPoints(((float(centre[0]), float(centre[1])), (side, side), angle)), (
+        float(centre[0]), float(centre[1]))
+
+
+def beside_top(contour: np.ndarray, work: np.ndarray, side: float, *, lit: float = 6.0
+               ) -> tuple[np.ndarray, tuple[float, float]] | None:
+    """The top of a plain die of the cloth's colour beside its blob, or None.
+
+    A die seen aslant or blurred may leave only a strip as its blob (``contour``,
+    working pixels): a side face and its shadow, 0.8 to 1.6 die edges (``side``) long
+    and at most 0.9 across, with the top beside one of its long sides. A die-sized square there
+    is the top when it is lit clearly better (``lit`` levels) than what lies around it
+    (``is_lit_top``): the cloth on the strip's other side is not.
+    Returns the square (4, 2) and its centre (x, y).
+    """
+    if not 0.3 * side * side <= cv2.contourArea(contour) <= 1.5 * side * side:
+        return None
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
+    if not 0.8 * side <= max(rw, rh) <= 1.6 * side or min(rw, rh) > 0.9 * side:
+        return None  # a side face runs a die's edge along the top
+    t = np.deg2rad(angle)  # across the strip: the side its short edge runs along
+    across = np.array([-np.sin(t), np.cos(t)]) if rw >= rh else np.array([np.cos(t), np.sin(t)])
+    h, w = work.shape[:2]
+    for sign in (1.0, -1.0):
+        centre = np.array([cx, cy]) + sign * across * (min(rw, rh) + side) / 2
+        box = cv2.boxPoints(((float(centre[0]), float(centre[1])), (side, side), angle))
+        if box.min() >= 0 and box[:, 0].max() < w and box[:, 1].max() < h and is_lit_top(
+                work, box, margin=lit):
+            return box, (float(centre[0]), float(centre[1]))
+    return None

@@ -45,13 +45,22 @@ def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     colour class none of the cloth's colours has is a die (a shaded yellow is near a
     brown cloth in colour distance, not in hue). Two squares joined at a corner make one
     run whose rectangle lies along their diagonal, 45 degrees from the grid, and is only
-    about half their colour (``agree``): cloth too."""
+    about half their colour (``agree``): cloth too; so is a plain ragged run taken whole
+    (``dice_pick.is_doubtful_top``) of one of the cloth's Toss Up colour classes and
+    under 0.6 of it in that colour, whatever its turn (squares cut and joined by a die's
+    shadow and side faces)."""
     if grid is None:
         return False
-    if abs((pick.turn(face) - grid) % 90 - 45) <= 5 and face.agree < 0.6 and (
+    if (pick.is_doubtful_top(face) and face.mark == faces_.NONE and face.agree < 0.6
+            and face.cls in faces_.CLASS_NAMES and face.cls in table_classes(model, params)):
+        return True  # squares of its colour cut and joined by a die's shadow and sides
+    diagonal = abs((pick.turn(face) - grid) % 90 - 45) <= 5
+    if diagonal and face.agree < 0.6 and (
             face.mark == faces_.NONE and face.body == 0 and is_table_colour(
                 face.bgr, threshold=1.6 * params.fg_threshold, model=model)):
         return True  # two squares joined at a corner: their outline lies along the diagonal
+    if diagonal and face.mark != faces_.NONE and face.body == 0:
+        return _ragged_marked(face, params, model)  # two light squares, a corner between
     if abs((pick.turn(face) - grid + 45) % 90 - 45) > 5:
         return False
     if (face.cls in faces_.CLASS_NAMES and face.area >= 0.5 * side * side
@@ -60,10 +69,16 @@ def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     if face.body > 0:  # a coloured square ringed by light ones looks like a die's mark
         return is_table_colour(face.bgr, threshold=params.fg_threshold, model=model)
     if face.mark != faces_.NONE:
-        centred = face.cls == faces_.LIGHT and face.mark_off <= 0.15  # a light die's mark
-        return face.corners > 1.8 and not centred and is_table_colour(
-            face.bgr, threshold=params.fg_threshold, model=model)
+        return _ragged_marked(face, params, model)
     return is_table_colour(face.bgr, threshold=1.6 * params.fg_threshold, model=model)
+
+
+def _ragged_marked(face: faces_.Face, params: DiceParams, model: tuple) -> bool:
+    """True for a face with a mark that is the cloth's: ragged, of a table colour, its
+    mark off its middle (a light die's mark sits in the middle of a crisp square)."""
+    centred = face.cls == faces_.LIGHT and face.mark_off <= 0.15  # a light die's mark
+    return face.corners > 1.8 and not centred and is_table_colour(
+        face.bgr, threshold=params.fg_threshold, model=model)
 
 
 def table_classes(model: tuple, params: DiceParams) -> set[int]:

@@ -12,9 +12,11 @@ from tests.vision import dice_support as ds
 from vision.dice import read_dice
 from vision.dice import DiceParams
 from vision.dice_blobs import inner_contrast
-from vision.dice_cells import cell_outlines, in_cloth_shade, is_lit_top
+from vision.dice_cells import (beside_top, bend_top, cell_outlines, cloth_pip_dice,
+                               in_cloth_shade, is_lit_top)
 from vision.dice_faces import GREEN, RED
 from vision.imageio import read_image
+from vision.results import Die
 
 SCENES = Path(__file__).resolve().parents[1] / "data" / "dice-scenes"
 
@@ -130,3 +132,109 @@ def test_a_red_dies_top_beside_its_blob_is_searched_for_pips():
     assert reading.counts() == (3, 3, 1, 0)
     red = [d for d in reading.dice if d.colour == "red"]
     assert abs(red[0].centre[0] - 348) < 6 and abs(red[0].centre[1] - 86) < 6
+
+
+def _bent_blob(top_colour: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """A red cloth with a plain die on it whose top has ``top_colour``, and the outline
+    of its blob: its green side faces, bent around two sides of the top."""
+    frame = np.full((100, 100, 3), (40, 45, 190), np.uint8)  # red cloth
+    body = np.round(cv2.boxPoints(((43.0, 43.0), (32.0, 32.0), 15.0))).astype(np.int32)
+    top = np.round(cv2.boxPoints(((50.0, 50.0), (24.0, 24.0), 15.0))).astype(np.int32)
+    cv2.fillConvexPoly(frame, body, (40, 120, 30))
+    cv2.fillConvexPoly(frame, top, top_colour)
+    mask = np.zeros((100, 100), np.uint8)
+    cv2.fillConvexPoly(mask, body, 255)
+    cv2.fillConvexPoly(mask, top, 0)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return frame, max(contours, key=cv2.contourArea)
+
+
+def test_a_plain_top_in_the_bend_of_its_blob_is_found():
+    # the top of a plain die of the cloth's colour is no foreground: its blob is its
+    # side faces, bent around the top, whose hull closes the top
+    frame, blob = _bent_blob((50, 55, 225))  # lit from above: brighter than the cloth
+    found = bend_top(blob, frame, 24.0)
+    assert found is not None
+    box, (x, y) = found
+    assert abs(x - 50) < 5 and abs(y - 50) < 5
+    assert abs(np.linalg.norm(box[1] - box[0]) - 24) < 1
+    assert bend_top(blob, frame, 48.0) is None  # a die twice the size: the bend is small
+    shade, blob = _bent_blob((30, 32, 140))  # a patch of cloth in shade, not a top
+    assert bend_top(blob, shade, 24.0) is None
+
+
+def test_most_of_a_face_closed_on_three_sides_is_a_top_however_lit():
+    # a plain top no brighter than the cloth (the lamp lights the check beside it as
+    # well), its side faces and rim closing it on three sides
+    frame = np.full((100, 100, 3), (40, 45, 190), np.uint8)  # red cloth
+    body = np.round(cv2.boxPoints(((50.0, 47.0), (34.0, 34.0), 10.0))).astype(np.int32)
+    top = np.round(cv2.boxPoints(((50.0, 52.0), (24.0, 24.0), 10.0))).astype(np.int32)
+    cv2.fillConvexPoly(frame, body, (40, 120, 30))
+    cv2.fillConvexPoly(frame, top, (42, 47, 188))
+    mask = np.zeros((100, 100), np.uint8)
+    cv2.fillConvexPoly(mask, body, 255)
+    cv2.fillConvexPoly(mask, top, 0)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    blob = max(contours, key=cv2.contourArea)
+    assert not is_lit_top(frame, cv2.boxPoints(((50.0, 52.0), (24.0, 24.0), 10.0)))
+    box, (x, y) = bend_top(blob, frame, 24.0)
+    assert abs(x - 50) < 3 and abs(y - 52) < 3
+    assert bend_top(blob, frame, 40.0) is None  # under half of a bigger die's face
+
+
+def test_a_plain_top_in_a_bend_counts_only_in_the_cloths_colour_and_away_from_dice():
+    frame, blob = _bent_blob((50, 55, 225))
+
+    def red(box):
+        return "red", 1.0
+
+    def read(cloth, colour=red, dice=()):
+        return cloth_pip_dice(frame, 24.0, (blob,), list(dice), 1.0, cloth=cloth,
+                              body_colour=colour)
+    (die,) = read({RED})
+    assert die.colour == "red" and abs(die.centre[0] - 50) < 5
+    assert read({GREEN}) == []  # a red top on green felt would be foreground of its own
+    assert read({RED}, colour=lambda box: ("red", 0.6)) == []  # not one colour
+    near = Die(outline=((70.0, 70.0), (90.0, 70.0), (90.0, 90.0), (70.0, 90.0)),
+               centre=(62.0, 60.0), colour="yellow", confidence=1.0)
+    assert read({RED}, dice=[near]) == []  # a die found there already
+
+
+def test_a_plain_red_die_on_a_red_cloth_is_found_in_the_bend_of_its_sides():
+    # rendered: a plain red top, hardly unlike the cloth, with its yellow and green side
+    # faces around two of its sides (``bend_top``, via ``cloth_pip_dice``)
+    reading = read_dice(read_image(SCENES / "img" / "0086.jpg")[300:, 300:])
+    assert reading.counts() == (0, 0, 1, 0)
+    (red,) = reading.dice
+    assert abs(red.centre[0] - 158) < 8 and abs(red.centre[1] - 134) < 8
+    # on a red and white check: the bend (its green side face and its rim) closes a
+    # fifth of the top, a corner lit like a top
+    reading = read_dice(read_image(SCENES / "img" / "0100.jpg")[300:, 380:])
+    assert reading.counts() == (0, 0, 1, 0)
+    (red,) = reading.dice
+    assert np.hypot(red.centre[0] - 89, red.centre[1] - 89) < 15  # 0.6 of its edge
+
+
+def test_a_plain_top_beside_a_strip_of_side_face_is_found_when_lit():
+    # a blurred die leaves only a strip as its blob (a side face and its shadow); its
+    # top, of the cloth's colour, lies beside one of the strip's long sides
+    for x_top in (56.0, 24.0):  # the top right or left of the strip
+        frame = np.full((100, 100, 3), (40, 45, 190), np.uint8)  # red cloth
+        strip = np.round(cv2.boxPoints(((40.0, 50.0), (8.0, 24.0), 0.0))).astype(np.int32)
+        cv2.fillConvexPoly(frame, strip, (40, 120, 30))
+        top = cv2.boxPoints(((x_top, 50.0), (24.0, 24.0), 0.0))
+        mask = np.zeros((100, 100), np.uint8)
+        cv2.fillConvexPoly(mask, strip, 255)
+        (blob,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        assert beside_top(blob, frame, 24.0) is None  # nothing lit beside it: cloth
+        cv2.fillConvexPoly(frame, np.round(top).astype(np.int32), (50, 55, 215))
+        box, (x, y) = beside_top(blob, frame, 24.0)
+        assert abs(x - x_top) < 2 and abs(y - 50) < 2
+        assert beside_top(blob, frame, 24.0, lit=40.0) is None  # not lit that much better
+
+
+def test_a_blurred_plain_red_die_on_a_red_cloth_is_found_beside_its_side_face():
+    reading = read_dice(read_image(SCENES / "img" / "0260.jpg")[200:, :400])
+    assert reading.counts() == (1, 1, 1, 0)
+    (red,) = [d for d in reading.dice if d.colour == "red"]
+    assert np.hypot(red.centre[0] - 124, red.centre[1] - 148) < 8

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.dice_cloth import cloth_grid
+import cv2
+
+from tests.vision import dice_support as ds
+from vision.dice import DiceParams
+from vision.dice_cloth import cloth_grid, is_cloth_square
+from vision.dice_faces import GREEN, LIGHT, RED
+from vision.dice_segment import table_model
 
 
 def _check(turn: float, noise: float, cell: int = 24) -> np.ndarray:
@@ -32,3 +38,45 @@ def test_the_grid_of_a_grainy_check_is_measured_on_the_averaged_frame():
 def test_a_grainy_plain_table_has_no_grid():
     rng = np.random.default_rng(2)
     assert cloth_grid(np.clip(rng.normal(120, 30, (480, 640, 3)), 0, 255).astype(np.uint8)) is None
+
+
+def test_two_light_squares_joined_at_a_corner_with_a_red_one_between_are_cloth():
+    # on a grey and dark red check, two grey squares meeting at a corner make one run
+    # along the grid's diagonal, with the red squares' corners between them as a "mark"
+    # off its middle (0205); a light die's top holds its mark in its middle
+    check = np.zeros((60, 80, 3), np.uint8)
+    check[:, :40] = (120, 120, 125)
+    check[:, 40:] = (40, 30, 120)
+    model = table_model(cv2.cvtColor(check, cv2.COLOR_BGR2YCrCb))
+    diagonal = np.array([[100, 79], [121, 100], [100, 121], [79, 100]], np.float32)
+    run = ds.face(cls=LIGHT, mark=RED, box=diagonal, corners=2.0, mark_off=0.21,
+                  bgr=(120.0, 120.0, 125.0), agree=0.68)
+    params = DiceParams()
+    assert is_cloth_square(run, 0.0, params, model, 30.0)
+    assert not is_cloth_square(run, 20.0, params, model, 30.0)  # the grid turned otherwise
+    for die_like in (dict(mark_off=0.05), dict(corners=1.4)):  # mark in its middle; crisp
+        assert not is_cloth_square(ds.face(**{**dict(cls=LIGHT, mark=RED, box=diagonal,
+                                                     corners=2.0, mark_off=0.21,
+                                                     bgr=(120.0, 120.0, 125.0)),
+                                              **die_like}), 0.0, params, model, 30.0)
+
+
+def test_a_ragged_run_of_the_checks_colour_mostly_of_other_colours_is_cloth():
+    # a red square's pieces joined by a die's shadow and side faces: taken whole (no
+    # bright core), ragged, and under 0.6 of it red; a die's dim top is mostly its colour
+    check = np.zeros((60, 80, 3), np.uint8)
+    check[:, :40] = (215, 215, 230)
+    check[:, 40:] = (60, 50, 200)
+    model = table_model(cv2.cvtColor(check, cv2.COLOR_BGR2YCrCb))
+    turned = np.array([[85, 90], [112, 85], [117, 112], [90, 117]], np.float32)  # 11 deg
+    run = ds.face(cls=RED, whole=True, corners=2.0, agree=0.37, box=turned, mark_off=0.0,
+                  bgr=(70.0, 60.0, 150.0))
+    params = DiceParams()
+    assert is_cloth_square(run, 0.0, params, model, 30.0)
+    assert not is_cloth_square(run, None, params, model, 30.0)  # no check: a plain cloth
+    for die_like in (dict(agree=0.8), dict(whole=False), dict(corners=1.5),
+                     dict(cls=GREEN, bgr=(40.0, 150.0, 50.0))):  # not the cloth's colour
+        assert not is_cloth_square(ds.face(**{**dict(cls=RED, whole=True, corners=2.0,
+                                                     agree=0.37, box=turned,
+                                                     bgr=(70.0, 60.0, 150.0)),
+                                              **die_like}), 0.0, params, model, 30.0)
