@@ -60,8 +60,10 @@
 
   function describe(a) {
     const players = Host.state ? Host.state.players : [];
-    const card = Object.fromEntries(SPECIAL)[a.card] || a.card.replace("number-", "");
-    if (a.type === "play") return players[a.turn] ? players[a.turn].name + " plays " + card : "Play " + card;
+    if (a.type === "play") {
+      const card = Object.fromEntries(SPECIAL)[a.card] || a.card.replace("number-", "");
+      return players[a.turn] ? players[a.turn].name + " plays " + card : "Play " + card;
+    }
     if (a.type === "take-back") return "SORRY! on " + a.target;
     if (a.type === "steal") return "Steal by " + a.player;
     if (a.type === "tiebreak") return "Tiebreak pile of " + a.player;
