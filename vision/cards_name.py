@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from vision.cards_batch import robust_many
+from vision.cards_glimpse import glimpse_duel
 from vision.cards_ink import ink_duel
 from vision.cards_match import (DUEL_CONTRAST, DUEL_LEVEL, FINE_BLUR, FINE_SCALE, Bank, Match,
                                 MatchParams, align, duel_contrast, features, fine_distance,
@@ -253,6 +254,10 @@ def _duel(aligned: dict, masks: dict, a: str, b: str, min_margin: float,
     qb, rb = aligned[b]
     seen = masks[a] & masks[b]
     c_a, c_b = fine_duel(qa, qb, seen, ra, rb)
+    glimpse = (glimpse_duel(aligned, masks, a, b, min_margin, askew=misfit / DUEL_ASKEW)
+               if c_a == c_b == 0 else None)  # less seen of the telling pixels than a patch
+    if glimpse is not None:
+        return glimpse
     margin = c_a - c_b
     if margin != 0 and abs(margin) < min_margin:
         t = (duel_contrast(qa, seen, ra, rb) + duel_contrast(qb, seen, ra, rb)) / 2

@@ -62,8 +62,8 @@ def test_real_pinochle_photos_precision(pinochle):
 
 
 def test_real_pinochle_photos_floor(pinochle):
-    assert pinochle["exact"] >= 0.855  # measured 0.866 (58/67)
-    assert pinochle["recall"] >= 0.905  # measured 0.916
+    assert pinochle["exact"] >= 0.87  # measured 0.881 (59/67)
+    assert pinochle["recall"] >= 0.915  # measured 0.923
 
 
 def test_suites_are_in_the_contract_format():
