@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from vision.cards_beyond import beyond_frame, leaves_frame
 from vision.cards_find import find_card_quads
 from vision.cards_keys import find_keypoint_quads
 from vision.cards_look import hidden_pass, occluded_pass, vouched
@@ -67,6 +68,7 @@ def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]
     that recalls the cards it named on an unchanged part of the table)."""
     gate = params.match.max_distance
     quads = find_card_quads(frame, deck.aspect, params=params.find)
+    quads += beyond_frame(quads, frame.shape, deck.aspect)  # cards cut by the frame's edge
     halved = halve(frame)  # the coarse ranking's view of a large frame, made once
     first = coarse_all(frame, quads + [q for q, _ in keyed], deck, halved=halved)
     promising = [c for c in first if c[0].min() <= gate]
@@ -89,6 +91,11 @@ def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]
                        else (s, ev) for s, ev in hidden], params.same_card_iou)
     kept = [s for s, _ in hidden] + [s for s, _ in found if s.card_id is not None or not any(
         iou(s.corners, h.corners) > params.same_card_iou for h, _ in hidden)]
+    # a card the frame's edge cuts is seen in part, the part chosen by the edge: only a
+    # match trusted by itself names it (a cloth's square completed beyond the edge came
+    # within the gate of a face)
+    kept = [doubt(s) if s.card_id is not None and s.distance > params.match.sure_distance
+            and leaves_frame(s.corners, frame.shape) else s for s in kept]
     return CardReading(cards=tuple(s for s in kept if s.card_id is not None),
                        unsure=tuple(s for s in kept if s.card_id is None))
 

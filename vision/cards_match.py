@@ -316,8 +316,8 @@ def warp_to_ref(query: np.ndarray, warp: np.ndarray, scale: float, *,
                           borderValue=0)
 
 
-def fine_duel(query_a: np.ndarray, query_b: np.ndarray, valid: np.ndarray,
-              ref_a: np.ndarray, ref_b: np.ndarray) -> tuple[float, float]:
+def fine_duel(query_a: np.ndarray, query_b: np.ndarray, valid: np.ndarray, ref_a: np.ndarray,
+              ref_b: np.ndarray, *, least: float = DUEL_SEEN_AREA) -> tuple[float, float]:
     """How well each of two look-alikes explains the query where they differ.
 
     Only the patch where the two references differ counts (a title word, a numeral, an
@@ -325,7 +325,7 @@ def fine_duel(query_a: np.ndarray, query_b: np.ndarray, valid: np.ndarray,
     (``query_a``, ``query_b``) to forgive a small misfit, and the best squared
     weighted normalised correlations (c_a, c_b) are returned: c_a - c_b is the margin of
     ``ref_a``, and a low c_a says the card shows neither (a card of another game).
-    Returns (0, 0) when the references do not differ where the card is seen.
+    (0, 0) when little of their difference is seen (under ``least`` of the card's area).
     """
     whole = ((ref_a - ref_b) ** 2).sum(-1)
     h, w = whole.shape
@@ -338,7 +338,7 @@ def fine_duel(query_a: np.ndarray, query_b: np.ndarray, valid: np.ndarray,
     # judged on the visible part only, when most of what tells them apart is seen or what
     # is seen of it is a readable patch by itself (a corner index beside a covered pip)
     if peak < 1e-6 or (diff.sum() < DUEL_SEEN * whole.sum() and np.count_nonzero(
-            (whole > DUEL_LEVEL * whole.max()) & valid) < DUEL_SEEN_AREA * whole.size):
+            (whole > DUEL_LEVEL * whole.max()) & valid) < least * whole.size):
         return 0.0, 0.0
     ys, xs = np.nonzero(diff > DUEL_LEVEL * peak)
     y0, y1 = max(ys.min() - pad, pad), min(ys.max() + pad + 1, h - pad)

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from vision.cards_batch import robust_many
+from vision.cards_glimpse import glimpse_duel
 from vision.cards_ink import ink_duel
 from vision.cards_match import (DUEL_CONTRAST, DUEL_LEVEL, FINE_BLUR, FINE_SCALE, Bank, Match,
                                 MatchParams, align, duel_contrast, features, fine_distance,
@@ -28,8 +29,8 @@ CLEARLY_NONE = 0.15
 
 def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
               valid: np.ndarray, bank: Bank, params: MatchParams, *,
-              sharp: Callable[[tuple[int, int]], tuple[np.ndarray, np.ndarray]] | None = None
-              ) -> Match | None:
+              sharp: Callable[[tuple[int, int]], tuple[np.ndarray, np.ndarray]] | None = None,
+              other_way: bool = True) -> Match | None:
     """Name one rectified card.
 
     Parameters
@@ -46,6 +47,10 @@ def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
         size and its ``valid`` mask: a look-alike duel too close to call at the fine size
         is judged again at ``cards_match.SHARP`` times it (:class:`_SharpLook`), when the
         bank holds its references that large.
+    other_way : bool
+        When the best face beats its look-alikes but the card does not show that face's
+        own telling detail (support too low), name the card again the other way up
+        (:func:`_other_way_up`).
 
     Returns
     -------
@@ -100,8 +105,36 @@ def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
     conf = min(abs_conf, float(np.clip(margin / (2 * params.min_margin), 0, 1)))
     # named only when it beats its look-alikes and also shows their telling detail itself
     sure = margin >= params.min_margin and support >= params.min_support
-    return Match(best if sure else None, best, dist[best], conf if sure else min(conf, 0.49),
-                 rival, picks[best] >= n, margin, support)
+    match = Match(best if sure else None, best, dist[best], conf if sure else min(conf, 0.49),
+                  rival, picks[best] >= n, margin, support)
+    if sure or not other_way or margin < params.min_margin:
+        return match
+    return _other_way_up(match, coarse, light, fine_card, valid, bank, params, sharp)
+
+
+def _other_way_up(match: Match, coarse: np.ndarray, light: np.ndarray,
+                  fine_card: np.ndarray, valid: np.ndarray, bank: Bank,
+                  params: MatchParams, sharp: Callable | None) -> Match:
+    """``match`` (unsure: its best face won its duels but the card does not show that
+    face's telling detail), or the card named with every face the other way up.
+
+    A playing card reads either way up, and which way its faces are laid over it follows
+    the closest face by the coarse ranking. A reference photo cut unevenly at top and
+    bottom, or with a glare wedge at one end, lines up with the card better one way than
+    the other, so the closest face may be laid the right way and the card's own face the
+    wrong way. A face whose own telling detail is not in the card (support too low) is a
+    sign of that; one that merely ties with a look-alike is not (the telling detail is
+    not seen either way), so only the first looks again. Only a sure name replaces it.
+    """
+    n = len(bank.ids)
+    other = coarse.copy()
+    if int(np.argmin(coarse)) >= n:
+        other[n:] = np.inf
+    else:
+        other[:n] = np.inf
+    again = name_card(other, light, fine_card, valid, bank, params, sharp=sharp,
+                      other_way=False)
+    return again if again is not None and again.card_id is not None else match
 
 
 def _shortlist(coarse: np.ndarray, ids: tuple[str, ...], params: MatchParams
@@ -221,6 +254,10 @@ def _duel(aligned: dict, masks: dict, a: str, b: str, min_margin: float,
     qb, rb = aligned[b]
     seen = masks[a] & masks[b]
     c_a, c_b = fine_duel(qa, qb, seen, ra, rb)
+    glimpse = (glimpse_duel(aligned, masks, a, b, min_margin, askew=misfit / DUEL_ASKEW)
+               if c_a == c_b == 0 else None)  # less seen of the telling pixels than a patch
+    if glimpse is not None:
+        return glimpse
     margin = c_a - c_b
     if margin != 0 and abs(margin) < min_margin:
         t = (duel_contrast(qa, seen, ra, rb) + duel_contrast(qb, seen, ra, rb)) / 2

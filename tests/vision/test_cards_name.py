@@ -94,3 +94,32 @@ def test_a_title_too_small_to_read_at_the_fine_size_is_read_sharper():
             seen, _ = fine_stage(frame, coarse_all(frame, [corners], deck)[0], deck,
                                  MatchParams())
             assert seen.best_guess == cid and seen.card_id != other, (cid, height, blur, seen)
+
+
+def test_a_best_face_missing_its_own_detail_is_looked_at_the_other_way_up():
+    # a real photo (Pinochle deck, webcam): the AH reference is overexposed with a glare
+    # wedge at one end and cut unevenly, so AC lines up best with the card one way up;
+    # AC beats its look-alikes there but the card does not show AC's club: the card
+    # read with the faces the other way up is AH
+    from pathlib import Path
+
+    from vision.cards import read_cards
+    from vision.cards_batch import features_many
+    from vision.cards_name import name_card
+    from vision.cards_stages import rectify
+    from vision.deck import load_deck
+    from vision.imageio import read_image
+
+    suite = Path(__file__).resolve().parents[1] / "data" / "cards-pinochle"
+    deck = load_deck(suite / "deck")
+    frame = read_image(suite / "img" / "cam_image45.jpg")
+    ace = [s for s in read_cards(frame, deck).cards if s.card_id == "AH"]
+    assert len(ace) == 1
+    dist, order, small = coarse_all(frame, [np.array(ace[0].corners, np.float32)], deck)[0]
+    card, valid = rectify(frame, order, deck.bank.fine.shape[1:3])
+    light = features_many(small[None])[0, :, :, 0]
+    one_way = name_card(dist, light, card, valid, deck.bank, MatchParams(), other_way=False)
+    both = name_card(dist, light, card, valid, deck.bank, MatchParams())
+    assert one_way is not None and one_way.card_id is None  # unsure one way up
+    assert one_way.best_id != "AH" and one_way.support < MatchParams.min_support
+    assert both is not None and both.card_id == "AH"
