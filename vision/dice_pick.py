@@ -164,7 +164,10 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
                 continue  # ragged and bigger than a die: a light body run into the cloth
             if _uncoloured(f) and f.corners < 1.3 and f.holes < 0.02:
                 continue  # round and plain, not a Toss Up colour: a coin, a counter
-            hyps.append((score(f), f))
+            # a mark measured with its light body stands for the whole die (a side
+            # face's mark lying against the body is then seen as the same die), so it
+            # wins over the same mark taken as a coloured face of its own
+            hyps.append((max(score(f), f.body ** 2), f))
         elif is_mark(f, top_area):
             hyps.append((f.body ** 2, f))
     pattern = (_pattern_ids([f for _, f in hyps]) | _side_marks([f for _, f in hyps], side)

@@ -93,3 +93,29 @@ def test_only_a_round_face_of_no_toss_up_colour_and_no_mark_may_be_a_coin():
     assert not may_be_coin(face(cls=LIGHT, corners=1.38))  # a square's corners
     assert not may_be_coin(face(cls=LIGHT, corners=1.21, mark=GREEN))  # a light die's mark
     assert not may_be_coin(face(cls=RED, corners=1.21))
+
+
+def _box(cx: float, cy: float, w: float, h: float) -> np.ndarray:
+    return np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2],
+                     [cx + w / 2, cy + h / 2], [cx - w / 2, cy + h / 2]], np.float32)
+
+
+def test_a_light_dies_top_mark_stands_for_its_whole_body_against_a_side_mark():
+    # a tilted camera sees a light die's green top mark and, on the side face below it
+    # in the shade, a red mark: the side's mark lies a mark's width from the top mark,
+    # but within the light body the mark finder measured around the top mark
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=16.4 ** 2, min_edge=40.0)
+    spot = dict(area=181.0, centre=(100.0, 100.0), box=_box(100, 100, 13.5, 13.5),
+                fill=0.71, value=118.0, ring=0.62, edge=193.0, corners=1.2, pips=20.0,
+                holes=0.03, max_hole=0.03)
+    mark = face(**{**spot, "area": 158.0, "body": 18.2, "body_value": 198.0, "ring": 0.9,
+                   "pips": 0.0, "holes": 0.0})
+    side = face(cls=RED, bgr=(40.0, 40.0, 120.0), area=192.0, centre=(116.0, 110.0),
+                box=_box(116, 110, 16.0, 12.0), aspect=1.33, fill=0.69, value=92.0,
+                whole=True, corners=1.54, ring=0.38, pips=22.0, holes=0.1, max_hole=0.1,
+                edge=175.0)
+    tops = pick_tops([face(**spot), mark, side], 16.4, **kw)
+    assert [(t.cls, t.body) for t in tops] == [(GREEN, 18.2)]
+    # without the body measured, the spot could be a green die's whole top, and a red
+    # die lying against it is a die of its own
+    assert len(pick_tops([face(**spot), side], 16.4, **kw)) == 2
