@@ -39,8 +39,7 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
         mask = cv2.bitwise_and(cv2.compare(cls_roi, code, cv2.CMP_EQ), near)
         if not cv2.countNonZero(mask):
             continue
-        contours = outer_contours(mask)
-        for cnt in contours:
+        for cnt in _outlines(mask):
             x, y, w, h = cv2.boundingRect(cnt)
             if w * h < 0.25 * min_area or max(w, h) > 0.8 * max_side or max(w, h) > 2.2 * min(w, h):
                 continue  # (an outline covers less than its box: too small, so no moments)
@@ -61,6 +60,15 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
                 parts.append({**part, "body": float(body), "body_value": body_value,
                               "near_ring": ring})
     return faces_.finish(parts, cls_roi, grad, offset)
+
+
+def _outlines(mask: np.ndarray) -> list[np.ndarray]:
+    """The outer outlines of a mask's pieces, islands in another piece's holes included:
+    a green mark on a light die lying on green felt is an island in the felt's run."""
+    contours, tree = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if tree is None:
+        return []
+    return [c for c, (_, _, _, parent) in zip(contours, tree[0]) if parent < 0]
 
 
 def _body_value(cls_roi: np.ndarray, value: np.ndarray, centre: np.ndarray,

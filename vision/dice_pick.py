@@ -95,10 +95,11 @@ def is_crisp_square(face: Face) -> bool:
 
 
 def is_mark(face: Face, top_area: float | None) -> bool:
-    """True for the mark of a light die whose body size fits the dice seen elsewhere."""
+    """True for the mark of a light die whose body size fits the dice seen elsewhere (a
+    top seen aslant is foreshortened: its body may measure 0.6 of the dice's edge)."""
     if face.body <= 0:
         return False
-    return top_area is None or 0.45 * top_area <= face.body ** 2 <= 2.2 * top_area
+    return top_area is None or 0.35 * top_area <= face.body ** 2 <= 2.2 * top_area
 
 
 def is_table_like(face: Face, table_bgr: np.ndarray,

@@ -8,7 +8,7 @@ import numpy as np
 
 from tests.vision.dice_support import face
 from vision.dice import read_dice
-from vision.dice_faces import GREEN, GREY, HUE, LIGHT, RED, Face
+from vision.dice_faces import GREEN, GREY, HUE, LIGHT, RED, YELLOW, Face
 from vision.dice_pick import (is_doubtful_top, is_table_like, may_be_coin, pick_tops,
                               unclaimed)
 from vision.imageio import read_image
@@ -119,3 +119,18 @@ def test_a_light_dies_top_mark_stands_for_its_whole_body_against_a_side_mark():
     # without the body measured, the spot could be a green die's whole top, and a red
     # die lying against it is a die of its own
     assert len(pick_tops([face(**spot), side], 16.4, **kw)) == 2
+
+
+def test_the_mark_of_a_top_seen_aslant_still_makes_a_die():
+    # a tilted camera sees a light die's top foreshortened, its front face below it
+    # about as big: around the green top mark the light body measures 0.62 of the dice's
+    # edge (20.8 pixels); the front face's yellow mark, in the shade, measures less
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=20.8 ** 2, min_edge=40.0)
+    light = dict(area=15.0, aspect=1.15, fill=0.53, value=198.0, ring=1.0, edge=191.0,
+                 corners=1.6, pips=30.0, holes=0.03, max_hole=0.03)
+    top = face(**light, centre=(301.0, 41.0), box=_box(301, 41, 4.2, 3.6), body=12.9,
+               body_value=255.0)
+    front = face(**light, cls=YELLOW, centre=(303.0, 54.0), box=_box(303, 54, 6.0, 4.8),
+                 body=10.9, body_value=209.0, bgr=(40.0, 190.0, 210.0))
+    tops = pick_tops([top, front], 20.8, **kw)
+    assert [t.cls for t in tops] == [GREEN]
