@@ -2,10 +2,10 @@
 
 A blob a few dice big that no top face explains is most often dice lying against each
 other. Its distance transform peaks at each die's middle, about half a die's edge from the
-blob's border; each such peak with pips around it (the brightness inside spreads widely)
-is taken for a die, when that spread comes in pip-sized pieces (a cloth's checks or a
-shadow's edge beside a die cross its square in big ones). Two dice lying exactly side by side, edge to edge, make one ridge
-instead of two peaks and are found as one (a known limit). Blobs far bigger than a few
+blob's border; each such peak with pips around it (the brightness inside spreads widely,
+in pip-sized pieces: a cloth's checks or a shadow's edge beside a die cross its square in
+big ones) is taken for a die. Two dice lying exactly side by side, edge to edge, make one
+ridge instead of two peaks and are found as one (a known limit). Blobs far bigger than a few
 dice (a card, a hand, a sheet of paper) and long thin ones (a pencil) are left out.
 Points are (x, y) work-image pixels.
 """
