@@ -9,12 +9,13 @@ checkered cloth, not dice (real dice land at random turns).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
 import cv2
 
-from vision.dice_faces import CLASS_NAMES, GREY, LIGHT, NONE, YELLOW, Face, has_pips
+from vision.dice_faces import CLASS_NAMES, GREY, HUE, LIGHT, NONE, YELLOW, Face, has_pips
 from vision.dice_split import several_marks, split_merged
 
 
@@ -178,9 +179,24 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
     for _, f in sorted(hyps, key=lambda sf: sf[0], reverse=True):
         if not any(_same_die(t, f, side) for t in tops):
             tops.append(f)
+    tops = [_clipped_core(t, faces) for t in tops]
     coloured = [t.centre for t in tops if not _uncoloured(t)]
     return [t for t in tops if not _uncoloured(t) or is_crisp_square(t) or all(
         np.hypot(t.centre[0] - x, t.centre[1] - y) >= 1.6 * side for x, y in coloured)]
+
+
+def _clipped_core(top: Face, faces: list[Face], *, lit: float = 0.75) -> Face:
+    """The top, or for a plain yellow one lying inside a run of another game's colour
+    (orange) at least ``lit`` times as bright as it, that run's colour: the camera
+    clipped an orange top's lit middle to yellow, its rim stayed orange. A yellow die's
+    own side faces and shadow around it are darker (half to 0.6 of its top)."""
+    if top.cls != YELLOW or top.mark != NONE:
+        return top
+    for f in faces:
+        if f.cls == HUE and f.value >= lit * top.value and cv2.pointPolygonTest(
+                f.box.astype(np.float32), top.centre, False) >= 0:
+            return replace(top, cls=HUE)
+    return top
 
 
 def may_be_coin(face: Face) -> bool:

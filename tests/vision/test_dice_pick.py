@@ -9,7 +9,7 @@ import numpy as np
 from tests.vision.dice_support import face
 from vision.dice import read_dice
 from vision.dice_faces import GREEN, GREY, HUE, LIGHT, RED, YELLOW, Face
-from vision.dice_pick import (is_doubtful_top, is_table_like, may_be_coin, pick_tops,
+from vision.dice_pick import (colour_of, is_doubtful_top, is_table_like, may_be_coin, pick_tops,
                               unclaimed)
 from vision.imageio import read_image
 
@@ -134,3 +134,19 @@ def test_the_mark_of_a_top_seen_aslant_still_makes_a_die():
                  body=10.9, body_value=209.0, bgr=(40.0, 190.0, 210.0))
     tops = pick_tops([top, front], 20.8, **kw)
     assert [t.cls for t in tops] == [GREEN]
+
+
+def test_a_yellow_middle_clipped_out_of_an_orange_top_is_no_yellow_die():
+    # an orange die under a bright gain: the camera clips its top's lit middle to yellow
+    # (hue of 30, a crisp square), its rim stays orange and about as bright
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=25.0 ** 2, min_edge=40.0)
+    core = face(cls=YELLOW, area=636.0, centre=(100.0, 100.0), box=_box(100, 100, 26, 26),
+                value=255.0, bgr=(40.0, 230.0, 250.0), edge=133.0, corners=1.34)
+    rim = dict(cls=HUE, area=910.0, centre=(97.0, 101.0), box=_box(97, 101, 33, 32),
+               value=221.0, bgr=(44.0, 121.0, 221.0), whole=True, corners=1.47, fill=0.76,
+               edge=156.0, pips=38.0, holes=0.44, max_hole=0.3, agree=0.37)
+    (top,) = pick_tops([core, face(**rim)], 25.0, **kw)
+    assert colour_of(top)[0] == "other"
+    # a yellow die's own side faces and shadow around its top are darker
+    (top,) = pick_tops([core, face(**{**rim, "value": 130.0})], 25.0, **kw)
+    assert colour_of(top)[0] == "yellow"
