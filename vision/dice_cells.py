@@ -59,7 +59,7 @@ def cloth_dice(mask: np.ndarray, edges: np.ndarray, work: np.ndarray, side: floa
     return blobs_.square_blobs(
         mask, work, side, taken, grid=grid, min_corners=1.17, min_pips=float("inf"),
         plain_die=lambda box, hsv, at: (
-            _colour(box, hsv, at, params) in cloth and is_lit_top(work, box)
+            _colour(box, hsv, at, params) in cloth and is_lit_top(work, box, params)
             and blobs_.is_plain_die(box, hsv, at, mask, params)),
         contours=cells)
 
@@ -93,10 +93,14 @@ def cell_outlines(edges: np.ndarray, side: float, near: np.ndarray, *,
     return tuple(c * 2 for c, k in zip(cells, keep) if k)
 
 
-def is_lit_top(work: np.ndarray, box: np.ndarray) -> bool:
+def is_lit_top(work: np.ndarray, box: np.ndarray, params: DiceParams | None = None) -> bool:
     """True when the middle of ``box`` (4, 2) is brighter (largest channel) than three
     quarters of a ring around it (from 1.2 to 1.8 times the box about its centre): a
-    top face lit from above, not a patch of the cloth in a die's shade."""
+    top face lit from above, not a patch of the cloth in a die's shade. With ``params``
+    (the colour classes) the ring's pixels of the middle's colour class are what it is
+    compared with, when they are a quarter of the ring or more: on a two-coloured check
+    the light squares around a die are brighter than its top, the cloth of its colour
+    is not."""
     c = box.mean(axis=0)
     outer = (box - c) * 1.8 + c
     x0, y0 = (int(v) for v in np.maximum(0, np.floor(outer.min(axis=0))))
@@ -110,6 +114,14 @@ def is_lit_top(work: np.ndarray, box: np.ndarray) -> bool:
     cv2.fillConvexPoly(inner, np.round((box - c) * 0.8 + c - at).astype(np.int32), 255)
     cv2.fillConvexPoly(ring, np.round(outer - at).astype(np.int32), 255)
     cv2.fillConvexPoly(ring, np.round((box - c) * 1.2 + c - at).astype(np.int32), 0)
+    if params is not None and cv2.countNonZero(inner) and cv2.countNonZero(ring):
+        cls = faces_.class_map(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV), params.hue_edges,
+                               min_sat=params.min_sat, light_value=params.light_value,
+                               min_value=params.min_value)
+        own = cv2.compare(cls, int(np.bincount(cls[inner > 0]).argmax()), cv2.CMP_EQ)
+        same = cv2.bitwise_and(ring, own)
+        if cv2.countNonZero(same) >= 0.25 * cv2.countNonZero(ring):
+            ring = same
     middle, around = value[inner > 0], value[ring > 0]
     if middle.size == 0 or around.size == 0:
         return False

@@ -166,7 +166,12 @@ def _plain_case(rim: str) -> bool:
     frame = ds.table(colour=felt)
     box = ds.square(np.array([200.0, 200.0]), 36, 20).astype(np.float32)
     mask = np.zeros(frame.shape[:2], np.uint8)
-    if rim != "none":  # the die's side faces and shadow: unlike the table, round its top
+    if rim == "shadow":  # its side faces of the felt's green too: only its shadow,
+        u = (box[2] - box[1]) / np.linalg.norm(box[2] - box[1])  # along one edge
+        n = (box[1] - box[0]) / np.linalg.norm(box[1] - box[0])
+        a, b = box[1] + u * 5, box[2] - u * 5
+        cv2.fillConvexPoly(mask, np.round([a, b, b + n * 6, a + n * 6]).astype(np.int32), 255)
+    elif rim != "none":  # the die's side faces and shadow: unlike the table, round its top
         outer = ds.square(np.array([206.0, 206.0] if rim == "part" else [200.0, 200.0]),
                           48, 20)
         cv2.fillConvexPoly(mask, np.round(outer).astype(np.int32), 255)
@@ -178,6 +183,7 @@ def _plain_case(rim: str) -> bool:
 
 def test_a_plain_square_of_the_felts_green_with_its_sides_along_part_of_its_rim_is_a_die():
     assert _plain_case("part")
+    assert _plain_case("shadow")  # along a sixth of its rim
     assert not _plain_case("none")  # a square of the cloth, nothing of a die around it
     assert not _plain_case("all")  # a patch of felt closed in between dice
 
