@@ -82,14 +82,16 @@ def _mark_part(code: int, cnt: np.ndarray, mask: np.ndarray, cls_roi: np.ndarray
 
 def _islands(mask: np.ndarray, contours: tuple, least: float) -> list[np.ndarray]:
     """Outer outlines of the pieces of ``mask`` lying in holes of its pieces whose outer
-    outlines (``contours``) are at least ``least`` pixels both ways (room for a die's
-    body with the run around it); the outer outlines do not reach them."""
+    outlines (``contours``) are at least ``least`` pixels both ways and whose holes hold
+    a quarter of that squared (room for a die's body with the run around it); the outer
+    outlines do not reach them."""
     out: list[np.ndarray] = []
     seen: set[tuple[int, int, int, int]] = set()  # (crops may overlap)
     for cnt in contours:
         x, y, w, h = cv2.boundingRect(cnt)
-        if min(w, h) < least:
-            continue
+        if min(w, h) < least or (
+                cv2.contourArea(cnt) - cv2.countNonZero(mask[y:y + h, x:x + w]) < least ** 2 / 4):
+            continue  # no room for a die's body, or no hole that big in it
         inner, tree = cv2.findContours(mask[y:y + h, x:x + w], cv2.RETR_TREE,
                                        cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))
         parents = tree[0][:, 3]
