@@ -186,12 +186,13 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
 
 
 def _clipped_core(top: Face, faces: list[Face], *, lit: float = 0.75) -> Face:
-    """The top, or for a plain yellow one lying inside a run of another game's colour
-    (orange) at least ``lit`` times as bright as it, that run's colour: the camera
-    clipped an orange top's lit middle to yellow, its rim stayed orange. A yellow die's
-    own side faces and shadow around it are darker (half to 0.6 of its top)."""
-    if top.cls != YELLOW or top.mark != NONE:
-        return top
+    """The top, or for a plain yellow one (not a light die's mark) lying inside a run of
+    another game's colour (orange) at least ``lit`` times as bright as it, that run's
+    colour: the camera clipped an orange top's lit middle to yellow, its rim stayed
+    orange. A yellow die's own side faces and shadow around it are darker (half to 0.6
+    of its top)."""
+    if top.cls != YELLOW or top.mark != NONE or top.body > 0:
+        return top  # (a light die's mark: its body may look orange under a warm lamp)
     for f in faces:
         if f.cls == HUE and f.value >= lit * top.value and cv2.pointPolygonTest(
                 f.box.astype(np.float32), top.centre, False) >= 0:

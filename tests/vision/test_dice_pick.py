@@ -150,3 +150,8 @@ def test_a_yellow_middle_clipped_out_of_an_orange_top_is_no_yellow_die():
     # a yellow die's own side faces and shadow around its top are darker
     (top,) = pick_tops([core, face(**{**rim, "value": 130.0})], 25.0, **kw)
     assert colour_of(top)[0] == "yellow"
+    # a light die's yellow mark whose light body looks orange under a warm lamp
+    mark = face(**{**core.__dict__, "area": 130.0, "box": _box(100, 100, 13, 13),
+                   "body": 25.0, "body_value": 212.0, "ring": 0.9})
+    (top,) = pick_tops([mark, face(**rim)], 25.0, **kw)
+    assert colour_of(top)[0] == "yellow"
