@@ -140,8 +140,10 @@ def colour_of(face: Face) -> tuple[str, float]:
 
 
 def score(face: Face) -> float:
-    """How much a candidate looks like the top face: big, square, bright, well filled."""
-    base = face.area * face.fill / face.aspect * (0.4 + face.value / 255)
+    """How much a candidate looks like the top face: big, square, bright, well filled
+    (brightness weighs most: a tilted camera sees a die's front face as big as its top,
+    or bigger, but in the shade)."""
+    base = face.area * face.fill / face.aspect * (0.1 + face.value / 255)
     return 0.3 * base if face.whole else base
 
 

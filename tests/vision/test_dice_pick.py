@@ -155,3 +155,15 @@ def test_a_yellow_middle_clipped_out_of_an_orange_top_is_no_yellow_die():
                    "body": 25.0, "body_value": 212.0, "ring": 0.9})
     (top,) = pick_tops([mark, face(**rim)], 25.0, **kw)
     assert colour_of(top)[0] == "yellow"
+
+
+def test_of_a_die_seen_aslant_its_lit_top_wins_over_its_bigger_shaded_front():
+    # a green die on green felt under a tilted camera: its top is small and bright, its
+    # yellow front face below it bigger, darker and ragged; both are candidates of one die
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=23.0 ** 2, min_edge=40.0)
+    top = face(area=284.0, centre=(438.0, 32.0), box=_box(438, 32, 18, 14.3), aspect=1.26,
+               fill=0.73, value=185.0, edge=94.0, corners=1.6, holes=0.04, pips=55.0)
+    front = face(cls=YELLOW, bgr=(30.0, 110.0, 125.0), area=417.0, centre=(436.0, 46.0),
+                 box=_box(436, 46, 23, 17.2), aspect=1.34, fill=0.71, value=125.0,
+                 edge=93.0, corners=1.94, holes=0.12, pips=18.0)
+    assert [t.cls for t in pick_tops([top, front], 23.0, **kw)] == [GREEN]
