@@ -2,9 +2,9 @@
 
 A blob a few dice big that no top face explains is most often dice lying against each
 other. Its distance transform peaks at each die's middle, about half a die's edge from the
-blob's border; each such peak with pips around it (the brightness inside spreads widely,
-in pip-sized pieces: a cloth's checks or a shadow's edge beside a die cross its square in
-big ones) is taken for a die. Two dice lying exactly side by side, edge to edge, make one
+blob's border; each such peak with pips around it (the brightness inside spreads widely;
+beside a die found, in pip-sized pieces: a cloth's checks or a shadow's edge beside a die
+cross its square in big ones) is taken for a die. Two dice lying exactly side by side, edge to edge, make one
 ridge instead of two peaks and are found as one (a known limit). Blobs far bigger than a few
 dice (a card, a hand, a sheet of paper) and long thin ones (a pencil) are left out.
 Points are (x, y) work-image pixels.
@@ -66,8 +66,10 @@ def pile_dice(mask: np.ndarray, work: np.ndarray, side: float,
         for centre in _peaks(cnt, side):
             if any(np.hypot(*(centre - s)) < 0.9 * side for s in seen):
                 continue
+            beside = any(np.hypot(*(centre - s)) < 1.5 * side for s in seen)
             found = _die_at(work, centre, side, min_pips,
-                            table_v(tuple(centre)) if table_v else None, is_table)
+                            table_v(tuple(centre)) if table_v else None, is_table,
+                            pips=beside)
             if found is not None:
                 out.append(found)
                 seen.append(centre)
@@ -95,11 +97,13 @@ def _peaks(cnt: np.ndarray, side: float) -> list[np.ndarray]:
 
 
 def _die_at(work: np.ndarray, centre: np.ndarray, side: float, min_pips: float,
-            table: float | None, is_table: Callable | None = None):
+            table: float | None, is_table: Callable | None = None, *, pips: bool = False):
     """A die-sized square at ``centre`` as (box, centre, hsv, origin), or None without
     pips, or when it is a shadow: everything in its middle, pips too, clearly darker than
     the table's brightness ``table`` (a dark die's pips are light or coloured), or when
-    its middle's median colour is the table's (``is_table(bgr, centre)``)."""
+    its middle's median colour is the table's (``is_table(bgr, centre)``). With ``pips``
+    (a peak lying against a die found: its shadow and the cloth beside it are there too)
+    the brightness spread must come from pips (``_pip_like``)."""
     half = side / 2
     box = np.array([[-half, -half], [half, -half], [half, half], [-half, half]],
                    np.float32) + centre.astype(np.float32)
@@ -111,7 +115,7 @@ def _die_at(work: np.ndarray, centre: np.ndarray, side: float, min_pips: float,
     hsv = cv2.cvtColor(work[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
     if inner_contrast(hsv[..., 2], box - [x0, y0]) < min_pips:
         return None
-    if not _pip_like(hsv[..., 2], box - [x0, y0], side):
+    if pips and not _pip_like(hsv[..., 2], box - [x0, y0], side):
         return None  # the spread comes from something crossing the square: cloth, shade
     r = max(1, int(0.3 * side))
     cx, cy = int(centre[0]) - x0, int(centre[1]) - y0
