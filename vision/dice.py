@@ -234,7 +234,7 @@ def _blob_dice(mask: np.ndarray, contours: tuple, work: np.ndarray, side: float,
     for box, centre, hsv, (x0, y0) in found:
         cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
                                light_value=params.light_value, min_value=params.min_value)
-        code, share = blobs_.blob_colour(cls, box - [x0, y0])
+        code, share = blobs_.blob_colour(cls, box - [x0, y0], hsv[..., 2])
         colour = faces_.CLASS_NAMES.get(code, "other") if share >= 0.5 else "other"
         out.append(Die(outline=tuple((float(x / scale), float(y / scale)) for x, y in box),
                        centre=(float(centre[0] / scale), float(centre[1] / scale)),

@@ -157,7 +157,8 @@ def is_plain_die(box: np.ndarray, hsv: np.ndarray, origin: tuple[int, int],
 
 
 _RIM = 1.16  # a plain die's rim: its box grown 8% of its edge out on each side
-_RIM_SHARE = (0.2, 0.85)  # ... the share of it its side faces and shadow cover
+_RIM_SHARE = (0.15, 0.85)  # ... the share of it its side faces and shadow cover (its sides of
+#                             the cloth's colour are no foreground: its shadow alone, a sixth)
 
 
 def half_edges(work: np.ndarray, half: np.ndarray | None = None) -> np.ndarray:
@@ -177,15 +178,20 @@ def edge_mask(work: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return cv2.resize(filled, (w, h), interpolation=cv2.INTER_NEAREST)
 
 
-def blob_colour(cls_map: np.ndarray, box: np.ndarray) -> tuple[int, float]:
+def blob_colour(cls_map: np.ndarray, box: np.ndarray, value: np.ndarray | None = None
+                ) -> tuple[int, float]:
     """The colour class covering most of a blob's inner part, and its share there;
-    ``box`` in the class map's pixels."""
+    ``box`` in the class map's pixels. With ``value`` (the brightness, the class map's
+    shape) each pixel counts as much as it is bright: a die's top is lit from above, so
+    where a box takes in its side faces too (a tilted view, a pile's peak off the top's
+    middle) the top still tells its colour (white pips are too few to)."""
     h, w = cls_map.shape
     c = box.mean(axis=0)
     inner = ((box - c) * 0.6 + c).astype(np.int32)
     sel = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(sel, inner, 1)
-    counts = np.bincount(cls_map[sel > 0], minlength=7)
+    weights = None if value is None else value[sel > 0].astype(np.float64)
+    counts = np.bincount(cls_map[sel > 0], weights, minlength=7)
     total = max(1, int(counts.sum()))
     code = int(counts.argmax())
     return code, float(counts[code]) / total

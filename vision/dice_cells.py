@@ -9,8 +9,9 @@ near the foreground blobs are candidate tops (``cell_outlines``). Such a region 
 die when it is a die-sized square of a Toss Up colour the cloth has too, with the die's
 side faces and shadow on part of its rim (``dice_blobs.is_plain_die``), and when it is
 lit like a top face: brighter than three quarters of what lies around it (its side
-faces, its shadow, the cloth), where a patch of cloth closed in between a die, its
-shadow and the wood grain is not (``is_lit_top``). Points are (x, y) working pixels.
+faces, its shadow, the cloth of its colour), where a patch of cloth closed in between a
+die, its shadow and the wood grain is not (``is_lit_on_cloth``). Points are (x, y)
+working pixels.
 """
 
 from __future__ import annotations
@@ -59,10 +60,41 @@ def cloth_dice(mask: np.ndarray, edges: np.ndarray, work: np.ndarray, side: floa
     return blobs_.square_blobs(
         mask, work, side, taken, grid=grid, min_corners=1.17, min_pips=float("inf"),
         plain_die=lambda box, hsv, at: (
-            _colour(box, hsv, at, params) in cloth and is_lit_top(work, box)
+            _colour(box, hsv, at, params) in cloth and is_lit_on_cloth(work, box, params)
             and blobs_.is_plain_die(box, hsv, at, mask, params)),
         contours=cells)
 
+
+def is_lit_on_cloth(work: np.ndarray, box: np.ndarray, params: DiceParams) -> bool:
+    """``is_lit_top`` against the cloth of the top's own colour: the middle of ``box``
+    (4, 2) brighter (largest channel) than three quarters of the pixels of its colour
+    class (``params``) on a ring around it (1.2 to 1.8 times the box), when they are a
+    quarter of the ring or more, else of the whole ring. On a two-coloured check the
+    light squares around a die of the other colour are brighter than its top; the cloth
+    of its colour is not, unless in the shade of a die (a patch of it then is darker)."""
+    c = box.mean(axis=0)
+    outer = (box - c) * 1.8 + c
+    x0, y0 = (int(v) for v in np.maximum(0, np.floor(outer.min(axis=0))))
+    x1, y1 = (int(v) for v in np.ceil(outer.max(axis=0)) + 1)
+    crop = work[y0:y1, x0:x1]
+    if crop.shape[0] < 4 or crop.shape[1] < 4:
+        return False
+    value = cv2.max(cv2.max(crop[..., 0], crop[..., 1]), crop[..., 2])
+    inner, ring = np.zeros(value.shape, np.uint8), np.zeros(value.shape, np.uint8)
+    at = np.array([x0, y0])
+    cv2.fillConvexPoly(inner, np.round((box - c) * 0.8 + c - at).astype(np.int32), 255)
+    cv2.fillConvexPoly(ring, np.round(outer - at).astype(np.int32), 255)
+    cv2.fillConvexPoly(ring, np.round((box - c) * 1.2 + c - at).astype(np.int32), 0)
+    if not cv2.countNonZero(inner) or not cv2.countNonZero(ring):
+        return False
+    cls = faces_.class_map(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV), params.hue_edges,
+                           min_sat=params.min_sat, light_value=params.light_value,
+                           min_value=params.min_value)
+    same = cv2.bitwise_and(ring, cv2.compare(
+        cls, int(np.bincount(cls[inner > 0]).argmax()), cv2.CMP_EQ))
+    if cv2.countNonZero(same) >= 0.25 * cv2.countNonZero(ring):
+        ring = same
+    return float(np.median(value[inner > 0])) > faces_.percentile(value[ring > 0], 75)
 
 def cell_outlines(edges: np.ndarray, side: float, near: np.ndarray, *,
                   grid: float | None = None) -> tuple:

@@ -49,26 +49,70 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
                 continue
             contours = outer_contours(mask)
         for cnt in contours:
-            x, y, w, h = cv2.boundingRect(cnt)
-            if w * h < 0.25 * min_area or max(w, h) > 0.8 * max_side or max(w, h) > 2.2 * min(w, h):
-                continue  # (an outline covers less than its box: too small, so no moments)
-            m = cv2.moments(cnt)
-            area = m["m00"]
-            if area < 0.25 * min_area:
-                continue
-            radius = 0.5 * np.sqrt(area * 4 / np.pi)
-            centre = np.array([m["m10"] / area, m["m01"] / area])
-            body = _body_side(cls_roi, value, grad, centre, radius)
-            if body is None or body < 0.5 * min_side or area < 0.04 * body * body:
-                continue
-            hull = cv2.convexHull(cnt)
-            part = faces_.measure(code, hull, float(area), mask[y:y + h, x:x + w], (x, y),
-                                  cls_roi, hsv_roi, bgr_roi, offset)
-            if part is not None:
-                body_value, ring = _body_value(cls_roi, value, centre, radius)
-                parts.append({**part, "body": float(body), "body_value": body_value,
-                              "near_ring": ring})
+            parts += _mark_part(code, cnt, mask, cls_roi, value, hsv_roi, bgr_roi, grad,
+                                offset, (min_area, max_side, min_side))
+        # a green mark on a light die lying on green felt: an island in the felt's run
+        for cnt in _islands(mask, contours, 2 * min_side):
+            parts += _mark_part(code, cnt, mask, cls_roi, value, hsv_roi, bgr_roi, grad,
+                                offset, (min_area, max_side, min_side))
     return faces_.finish(parts, cls_roi, grad, offset)
+
+
+def _mark_part(code: int, cnt: np.ndarray, mask: np.ndarray, cls_roi: np.ndarray,
+               value: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
+               grad: np.ndarray, offset: tuple[int, int],
+               sizes: tuple[float, float, float]) -> list[dict]:
+    """The measures (``dice_faces.measure``, with ``body``, ``body_value`` and
+    ``near_ring``) of one coloured outline ``cnt`` of ``mask`` taken for a mark ringed by
+    a light body, as a list of one; empty when it is no such mark. ``value`` is the V
+    plane of ``hsv_roi``; ``sizes`` are ``find_marks``'s (min_area, max_side, min_side)."""
+    min_area, max_side, min_side = sizes
+    x, y, w, h = cv2.boundingRect(cnt)
+    if w * h < 0.25 * min_area or max(w, h) > 0.8 * max_side or max(w, h) > 2.2 * min(w, h):
+        return []  # (an outline covers less than its box: too small, so no moments)
+    m = cv2.moments(cnt)
+    area = m["m00"]
+    if area < 0.25 * min_area:
+        return []
+    radius = 0.5 * np.sqrt(area * 4 / np.pi)
+    centre = np.array([m["m10"] / area, m["m01"] / area])
+    body = _body_side(cls_roi, value, grad, centre, radius)
+    if body is None or body < 0.5 * min_side or area < 0.04 * body * body:
+        return []
+    hull = cv2.convexHull(cnt)
+    part = faces_.measure(code, hull, float(area), mask[y:y + h, x:x + w], (x, y),
+                          cls_roi, hsv_roi, bgr_roi, offset)
+    if part is None:
+        return []
+    body_value, ring = _body_value(cls_roi, value, centre, radius)
+    return [{**part, "body": float(body), "body_value": body_value, "near_ring": ring}]
+
+
+def _islands(mask: np.ndarray, contours: tuple, least: float) -> list[np.ndarray]:
+    """Outer outlines of the pieces of ``mask`` lying in holes of its pieces whose outer
+    outlines (``contours``) are at least ``least`` pixels both ways and whose holes hold
+    a quarter of that squared (room for a die's body with the run around it); the outer
+    outlines do not reach them."""
+    out: list[np.ndarray] = []
+    seen: set[tuple[int, int, int, int]] = set()  # (crops may overlap)
+    for cnt in contours:
+        x, y, w, h = cv2.boundingRect(cnt)
+        if min(w, h) < least or (
+                cv2.contourArea(cnt) - cv2.countNonZero(mask[y:y + h, x:x + w]) < least ** 2 / 4):
+            continue  # no room for a die's body, or no hole that big in it
+        inner, tree = cv2.findContours(mask[y:y + h, x:x + w], cv2.RETR_TREE,
+                                       cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))
+        parents = tree[0][:, 3]
+        for c, parent in zip(inner, parents):
+            depth = 0
+            while parent >= 0:
+                depth, parent = depth + 1, parents[parent]
+            if depth >= 2 and depth % 2 == 0:  # an outer outline in a piece's hole
+                key = cv2.boundingRect(c)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(c)
+    return out
 
 
 def _body_value(cls_roi: np.ndarray, value: np.ndarray, centre: np.ndarray,

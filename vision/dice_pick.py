@@ -9,12 +9,13 @@ checkered cloth, not dice (real dice land at random turns).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
 import cv2
 
-from vision.dice_faces import CLASS_NAMES, GREY, LIGHT, NONE, YELLOW, Face, has_pips
+from vision.dice_faces import CLASS_NAMES, GREY, HUE, LIGHT, NONE, YELLOW, Face, has_pips
 from vision.dice_split import several_marks, split_merged
 
 
@@ -95,10 +96,11 @@ def is_crisp_square(face: Face) -> bool:
 
 
 def is_mark(face: Face, top_area: float | None) -> bool:
-    """True for the mark of a light die whose body size fits the dice seen elsewhere."""
+    """True for the mark of a light die whose body size fits the dice seen elsewhere (a
+    top seen aslant is foreshortened: its body may measure 0.6 of the dice's edge)."""
     if face.body <= 0:
         return False
-    return top_area is None or 0.45 * top_area <= face.body ** 2 <= 2.2 * top_area
+    return top_area is None or 0.35 * top_area <= face.body ** 2 <= 2.2 * top_area
 
 
 def is_table_like(face: Face, table_bgr: np.ndarray,
@@ -138,8 +140,10 @@ def colour_of(face: Face) -> tuple[str, float]:
 
 
 def score(face: Face) -> float:
-    """How much a candidate looks like the top face: big, square, bright, well filled."""
-    base = face.area * face.fill / face.aspect * (0.4 + face.value / 255)
+    """How much a candidate looks like the top face: big, square, bright, well filled
+    (brightness weighs most: a tilted camera sees a die's front face as big as its top,
+    or bigger, but in the shade)."""
+    base = face.area * face.fill / face.aspect * (0.1 + face.value / 255)
     return 0.3 * base if face.whole else base
 
 
@@ -164,7 +168,10 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
                 continue  # ragged and bigger than a die: a light body run into the cloth
             if _uncoloured(f) and f.corners < 1.3 and f.holes < 0.02:
                 continue  # round and plain, not a Toss Up colour: a coin, a counter
-            hyps.append((score(f), f))
+            # a mark measured with its light body stands for the whole die (a side
+            # face's mark lying against the body is then seen as the same die), so it
+            # wins over the same mark taken as a coloured face of its own
+            hyps.append((max(score(f), f.body ** 2), f))
         elif is_mark(f, top_area):
             hyps.append((f.body ** 2, f))
     pattern = (_pattern_ids([f for _, f in hyps]) | _side_marks([f for _, f in hyps], side)
@@ -174,9 +181,25 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
     for _, f in sorted(hyps, key=lambda sf: sf[0], reverse=True):
         if not any(_same_die(t, f, side) for t in tops):
             tops.append(f)
+    tops = [_clipped_core(t, faces) for t in tops]
     coloured = [t.centre for t in tops if not _uncoloured(t)]
     return [t for t in tops if not _uncoloured(t) or is_crisp_square(t) or all(
         np.hypot(t.centre[0] - x, t.centre[1] - y) >= 1.6 * side for x, y in coloured)]
+
+
+def _clipped_core(top: Face, faces: list[Face], *, lit: float = 0.75) -> Face:
+    """The top, or for a plain yellow one (not a light die's mark) lying inside a run of
+    another game's colour (orange) at least ``lit`` times as bright as it, that run's
+    colour: the camera clipped an orange top's lit middle to yellow, its rim stayed
+    orange. A yellow die's own side faces and shadow around it are darker (half to 0.6
+    of its top)."""
+    if top.cls != YELLOW or top.mark != NONE or top.body > 0:
+        return top  # (a light die's mark: its body may look orange under a warm lamp)
+    for f in faces:
+        if f.cls == HUE and f.value >= lit * top.value and cv2.pointPolygonTest(
+                f.box.astype(np.float32), top.centre, False) >= 0:
+            return replace(top, cls=HUE)
+    return top
 
 
 def may_be_coin(face: Face) -> bool:

@@ -2,9 +2,10 @@
 
 A blob a few dice big that no top face explains is most often dice lying against each
 other. Its distance transform peaks at each die's middle, about half a die's edge from the
-blob's border; each such peak with pips around it (the brightness inside spreads widely)
-is taken for a die. Two dice lying exactly side by side, edge to edge, make one ridge
-instead of two peaks and are found as one (a known limit). Blobs far bigger than a few
+blob's border; each such peak with pips around it (the brightness inside spreads widely;
+beside a die found, in pip-sized pieces: a cloth's checks or a shadow's edge beside a die
+cross its square in big ones) is taken for a die. Two dice lying exactly side by side, edge to edge, make one
+ridge instead of two peaks and are found as one (a known limit). Blobs far bigger than a few
 dice (a card, a hand, a sheet of paper) and long thin ones (a pencil) are left out.
 Points are (x, y) work-image pixels.
 """
@@ -65,8 +66,10 @@ def pile_dice(mask: np.ndarray, work: np.ndarray, side: float,
         for centre in _peaks(cnt, side):
             if any(np.hypot(*(centre - s)) < 0.9 * side for s in seen):
                 continue
+            beside = any(np.hypot(*(centre - s)) < 1.5 * side for s in seen)
             found = _die_at(work, centre, side, min_pips,
-                            table_v(tuple(centre)) if table_v else None, is_table)
+                            table_v(tuple(centre)) if table_v else None, is_table,
+                            pips=beside)
             if found is not None:
                 out.append(found)
                 seen.append(centre)
@@ -94,11 +97,13 @@ def _peaks(cnt: np.ndarray, side: float) -> list[np.ndarray]:
 
 
 def _die_at(work: np.ndarray, centre: np.ndarray, side: float, min_pips: float,
-            table: float | None, is_table: Callable | None = None):
+            table: float | None, is_table: Callable | None = None, *, pips: bool = False):
     """A die-sized square at ``centre`` as (box, centre, hsv, origin), or None without
     pips, or when it is a shadow: everything in its middle, pips too, clearly darker than
     the table's brightness ``table`` (a dark die's pips are light or coloured), or when
-    its middle's median colour is the table's (``is_table(bgr, centre)``)."""
+    its middle's median colour is the table's (``is_table(bgr, centre)``). With ``pips``
+    (a peak lying against a die found: its shadow and the cloth beside it are there too)
+    the brightness spread must come from pips (``_pip_like``)."""
     half = side / 2
     box = np.array([[-half, -half], [half, -half], [half, half], [-half, half]],
                    np.float32) + centre.astype(np.float32)
@@ -110,6 +115,8 @@ def _die_at(work: np.ndarray, centre: np.ndarray, side: float, min_pips: float,
     hsv = cv2.cvtColor(work[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
     if inner_contrast(hsv[..., 2], box - [x0, y0]) < min_pips:
         return None
+    if pips and not _pip_like(hsv[..., 2], box - [x0, y0], side):
+        return None  # the spread comes from something crossing the square: cloth, shade
     r = max(1, int(0.3 * side))
     cx, cy = int(centre[0]) - x0, int(centre[1]) - y0
     middle = (slice(max(0, cy - r), cy + r + 1), slice(max(0, cx - r), cx + r + 1))
@@ -121,3 +128,31 @@ def _die_at(work: np.ndarray, centre: np.ndarray, side: float, min_pips: float,
         if is_table(bgr, (float(centre[0]), float(centre[1]))):
             return None
     return box, (float(centre[0]), float(centre[1])), hsv, (x0, y0)
+
+
+def _pip_like(value: np.ndarray, box: np.ndarray, side: float) -> bool:
+    """True when the brightness spread inside a box's inner part (0.7 of it) comes from
+    pips: split at the middle of its range, the darker or the brighter side holds two
+    pieces of a pip's size (a hundredth to a seventh of a die), or one that stays clear
+    of the inner part's border (a one's pip). A cloth's checks or a shadow's edge cross
+    the square: a few big pieces, each reaching its border."""
+    c = box.mean(axis=0)
+    sel = np.zeros(value.shape, np.uint8)
+    cv2.fillConvexPoly(sel, ((box - c) * 0.7 + c).astype(np.int32), 255)
+    v = value[sel > 0]
+    if v.size < 4:
+        return False
+    mid = 0.5 * (percentile(v, 2) + percentile(v, 98))
+    rim = cv2.dilate(cv2.bitwise_not(sel), np.ones((3, 3), np.uint8))
+    lo, hi = 0.01 * side * side, side * side / 7
+    for phase in (cv2.CMP_LT, cv2.CMP_GT):
+        part = cv2.bitwise_and(cv2.compare(value, mid, phase), sel)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(part, connectivity=8)
+        sizes = stats[1:, 4]
+        pips = np.flatnonzero((sizes >= lo) & (sizes <= hi)) + 1
+        if len(pips) >= 2:
+            return True
+        inside = set(range(1, n)) - set(np.unique(labels[(rim > 0) & (part > 0)]).tolist())
+        if any(i in inside for i in pips):
+            return True
+    return False

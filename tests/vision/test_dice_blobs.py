@@ -9,7 +9,7 @@ import cv2
 from tests.vision import dice_support as ds
 from vision.dice import read_dice
 from vision.dice_blobs import blob_colour, pip_groups, square_blobs
-from vision.dice_faces import GREY, LIGHT
+from vision.dice_faces import GREEN, GREY, LIGHT, RED
 from vision.dice_segment import grid_turn, white_balance
 
 
@@ -59,6 +59,24 @@ def test_blob_colour_is_the_majority_class_inside():
     box = np.array([[5, 5], [35, 5], [35, 35], [5, 35]], np.float32)
     code, share = blob_colour(cls, box)
     assert code == LIGHT and share > 0.9
+
+
+def test_a_blobs_colour_is_its_lit_tops_when_its_shaded_sides_are_more():
+    # a pile's peak off a red top's middle: the box takes in the die's two green side
+    # faces (an L along two edges, in the shade), more of them than of the top
+    cls = np.full((40, 40), RED, np.uint8)
+    value = np.full((40, 40), 190, np.uint8)
+    cls[:, 22:] = cls[22:, :] = GREEN
+    value[:, 22:] = value[22:, :] = 80
+    box = np.array([[2, 2], [38, 2], [38, 38], [2, 38]], np.float32)
+    assert blob_colour(cls, box)[0] == GREEN  # by count alone
+    code, share = blob_colour(cls, box, value)
+    assert code == RED and share > 0.5  # (a colour needs half the box)
+    # a green top's white pips are brighter than it, but too few to outweigh it
+    cls, value = np.full((40, 40), GREEN, np.uint8), np.full((40, 40), 150, np.uint8)
+    for y, x in ((12, 12), (20, 20), (28, 28), (12, 28), (28, 12)):
+        cls[y - 2:y + 2, x - 2:x + 2], value[y - 2:y + 2, x - 2:x + 2] = LIGHT, 245
+    assert blob_colour(cls, box, value)[0] == GREEN
 
 
 def test_a_checkered_cloth_has_a_grid_turn_and_a_plain_table_none():
@@ -148,7 +166,12 @@ def _plain_case(rim: str) -> bool:
     frame = ds.table(colour=felt)
     box = ds.square(np.array([200.0, 200.0]), 36, 20).astype(np.float32)
     mask = np.zeros(frame.shape[:2], np.uint8)
-    if rim != "none":  # the die's side faces and shadow: unlike the table, round its top
+    if rim == "shadow":  # its side faces of the felt's green too: only its shadow,
+        u = (box[2] - box[1]) / np.linalg.norm(box[2] - box[1])  # along one edge
+        n = (box[1] - box[0]) / np.linalg.norm(box[1] - box[0])
+        a, b = box[1] + u * 5, box[2] - u * 5
+        cv2.fillConvexPoly(mask, np.round([a, b, b + n * 6, a + n * 6]).astype(np.int32), 255)
+    elif rim != "none":  # the die's side faces and shadow: unlike the table, round its top
         outer = ds.square(np.array([206.0, 206.0] if rim == "part" else [200.0, 200.0]),
                           48, 20)
         cv2.fillConvexPoly(mask, np.round(outer).astype(np.int32), 255)
@@ -160,6 +183,7 @@ def _plain_case(rim: str) -> bool:
 
 def test_a_plain_square_of_the_felts_green_with_its_sides_along_part_of_its_rim_is_a_die():
     assert _plain_case("part")
+    assert _plain_case("shadow")  # along a sixth of its rim
     assert not _plain_case("none")  # a square of the cloth, nothing of a die around it
     assert not _plain_case("all")  # a patch of felt closed in between dice
 

@@ -41,6 +41,22 @@ def test_regions_closed_by_edges_near_the_foreground_are_candidate_tops():
     assert cell_outlines(edges, 24.0, near) == ()
 
 
+def test_a_top_is_lit_better_than_the_cloth_of_its_colour_around_it():
+    # a plain green die on a green and cream check: the cream squares around it are
+    # brighter than its top, the green ones are not
+    from vision.dice_cells import is_lit_on_cloth
+
+    frame = np.full((100, 100, 3), (40, 120, 30), np.uint8)
+    frame[:50, 50:] = frame[50:, :50] = (190, 215, 230)  # cream
+    box = cv2.boxPoints(((50.0, 50.0), (20.0, 20.0), 15.0))
+    cv2.fillConvexPoly(frame, np.round(box).astype(np.int32), (50, 150, 40))
+    assert not is_lit_top(frame, box)
+    assert is_lit_on_cloth(frame, box, DiceParams())
+    shade = frame.copy()  # a patch of the green cloth in a die's shadow
+    cv2.fillConvexPoly(shade, np.round(box).astype(np.int32), (25, 80, 20))
+    assert not is_lit_on_cloth(shade, box, DiceParams())
+
+
 def test_a_top_face_is_lit_better_than_what_lies_around_it():
     frame = np.full((100, 100, 3), (40, 150, 50), np.uint8)  # green felt
     box = cv2.boxPoints(((50.0, 50.0), (20.0, 20.0), 15.0))

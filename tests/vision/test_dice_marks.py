@@ -24,6 +24,21 @@ def _marks(bgr: np.ndarray) -> list:
     return find_marks(cls, hsv, bgr, gradient(hsv), near, (0, 0), 40.0, p.max_side)
 
 
+def test_a_mark_of_the_felts_colour_is_found_inside_the_felts_run():
+    # a light die with a green mark lying on green felt: the felt's green run holds the
+    # die's body as a hole, and the mark is an island in that hole
+    from vision.dice_faces import GREEN
+
+    felt = (40, 130, 30)
+    patch = np.full((80, 80, 3), felt, np.uint8)
+    top = cv2.boxPoints(((40.0, 40.0), (26.0, 26.0), 20.0))
+    cv2.fillConvexPoly(patch, np.round(top).astype(np.int32), (228, 230, 230))
+    cv2.polylines(patch, [np.round(top).astype(np.int32)], True, (90, 90, 90), 2)
+    cv2.circle(patch, (40, 40), 6, felt, -1)
+    marks = [m for m in _marks(patch) if m.cls == GREEN and np.hypot(
+        m.centre[0] - 40, m.centre[1] - 40) < 2]
+    assert len(marks) == 1 and 20 < marks[0].body < 32
+
 def test_a_big_round_mark_on_a_small_top_is_ringed_by_its_body():
     # a light die seen aslant on a red and white check: its top looks small, its round
     # red mark three quarters of it; the mark's box, grown by half, reaches past the

@@ -8,8 +8,8 @@ import numpy as np
 
 from tests.vision.dice_support import face
 from vision.dice import read_dice
-from vision.dice_faces import GREEN, GREY, HUE, LIGHT, RED, Face
-from vision.dice_pick import (is_doubtful_top, is_table_like, may_be_coin, pick_tops,
+from vision.dice_faces import GREEN, GREY, HUE, LIGHT, RED, YELLOW, Face
+from vision.dice_pick import (colour_of, is_doubtful_top, is_table_like, may_be_coin, pick_tops,
                               unclaimed)
 from vision.imageio import read_image
 
@@ -93,3 +93,77 @@ def test_only_a_round_face_of_no_toss_up_colour_and_no_mark_may_be_a_coin():
     assert not may_be_coin(face(cls=LIGHT, corners=1.38))  # a square's corners
     assert not may_be_coin(face(cls=LIGHT, corners=1.21, mark=GREEN))  # a light die's mark
     assert not may_be_coin(face(cls=RED, corners=1.21))
+
+
+def _box(cx: float, cy: float, w: float, h: float) -> np.ndarray:
+    return np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2],
+                     [cx + w / 2, cy + h / 2], [cx - w / 2, cy + h / 2]], np.float32)
+
+
+def test_a_light_dies_top_mark_stands_for_its_whole_body_against_a_side_mark():
+    # a tilted camera sees a light die's green top mark and, on the side face below it
+    # in the shade, a red mark: the side's mark lies a mark's width from the top mark,
+    # but within the light body the mark finder measured around the top mark
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=16.4 ** 2, min_edge=40.0)
+    spot = dict(area=181.0, centre=(100.0, 100.0), box=_box(100, 100, 13.5, 13.5),
+                fill=0.71, value=118.0, ring=0.62, edge=193.0, corners=1.2, pips=20.0,
+                holes=0.03, max_hole=0.03)
+    mark = face(**{**spot, "area": 158.0, "body": 18.2, "body_value": 198.0, "ring": 0.9,
+                   "pips": 0.0, "holes": 0.0})
+    side = face(cls=RED, bgr=(40.0, 40.0, 120.0), area=192.0, centre=(116.0, 110.0),
+                box=_box(116, 110, 16.0, 12.0), aspect=1.33, fill=0.69, value=92.0,
+                whole=True, corners=1.54, ring=0.38, pips=22.0, holes=0.1, max_hole=0.1,
+                edge=175.0)
+    tops = pick_tops([face(**spot), mark, side], 16.4, **kw)
+    assert [(t.cls, t.body) for t in tops] == [(GREEN, 18.2)]
+    # without the body measured, the spot could be a green die's whole top, and a red
+    # die lying against it is a die of its own
+    assert len(pick_tops([face(**spot), side], 16.4, **kw)) == 2
+
+
+def test_the_mark_of_a_top_seen_aslant_still_makes_a_die():
+    # a tilted camera sees a light die's top foreshortened, its front face below it
+    # about as big: around the green top mark the light body measures 0.62 of the dice's
+    # edge (20.8 pixels); the front face's yellow mark, in the shade, measures less
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=20.8 ** 2, min_edge=40.0)
+    light = dict(area=15.0, aspect=1.15, fill=0.53, value=198.0, ring=1.0, edge=191.0,
+                 corners=1.6, pips=30.0, holes=0.03, max_hole=0.03)
+    top = face(**light, centre=(301.0, 41.0), box=_box(301, 41, 4.2, 3.6), body=12.9,
+               body_value=255.0)
+    front = face(**light, cls=YELLOW, centre=(303.0, 54.0), box=_box(303, 54, 6.0, 4.8),
+                 body=10.9, body_value=209.0, bgr=(40.0, 190.0, 210.0))
+    tops = pick_tops([top, front], 20.8, **kw)
+    assert [t.cls for t in tops] == [GREEN]
+
+
+def test_a_yellow_middle_clipped_out_of_an_orange_top_is_no_yellow_die():
+    # an orange die under a bright gain: the camera clips its top's lit middle to yellow
+    # (hue of 30, a crisp square), its rim stays orange and about as bright
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=25.0 ** 2, min_edge=40.0)
+    core = face(cls=YELLOW, area=636.0, centre=(100.0, 100.0), box=_box(100, 100, 26, 26),
+                value=255.0, bgr=(40.0, 230.0, 250.0), edge=133.0, corners=1.34)
+    rim = dict(cls=HUE, area=910.0, centre=(97.0, 101.0), box=_box(97, 101, 33, 32),
+               value=221.0, bgr=(44.0, 121.0, 221.0), whole=True, corners=1.47, fill=0.76,
+               edge=156.0, pips=38.0, holes=0.44, max_hole=0.3, agree=0.37)
+    (top,) = pick_tops([core, face(**rim)], 25.0, **kw)
+    assert colour_of(top)[0] == "other"
+    # a yellow die's own side faces and shadow around its top are darker
+    (top,) = pick_tops([core, face(**{**rim, "value": 130.0})], 25.0, **kw)
+    assert colour_of(top)[0] == "yellow"
+    # a light die's yellow mark whose light body looks orange under a warm lamp
+    mark = face(**{**core.__dict__, "area": 130.0, "box": _box(100, 100, 13, 13),
+                   "body": 25.0, "body_value": 212.0, "ring": 0.9})
+    (top,) = pick_tops([mark, face(**rim)], 25.0, **kw)
+    assert colour_of(top)[0] == "yellow"
+
+
+def test_of_a_die_seen_aslant_its_lit_top_wins_over_its_bigger_shaded_front():
+    # a green die on green felt under a tilted camera: its top is small and bright, its
+    # yellow front face below it bigger, darker and ragged; both are candidates of one die
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=23.0 ** 2, min_edge=40.0)
+    top = face(area=284.0, centre=(438.0, 32.0), box=_box(438, 32, 18, 14.3), aspect=1.26,
+               fill=0.73, value=185.0, edge=94.0, corners=1.6, holes=0.04, pips=55.0)
+    front = face(cls=YELLOW, bgr=(30.0, 110.0, 125.0), area=417.0, centre=(436.0, 46.0),
+                 box=_box(436, 46, 23, 17.2), aspect=1.34, fill=0.71, value=125.0,
+                 edge=93.0, corners=1.94, holes=0.12, pips=18.0)
+    assert [t.cls for t in pick_tops([top, front], 23.0, **kw)] == [GREEN]

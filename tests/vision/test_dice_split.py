@@ -97,6 +97,21 @@ def test_a_peak_of_the_table_s_own_colour_is_no_die_of_a_pile():
     assert pile_dice(mask, frame, 36.0, [], is_table=black_is_the_table) == []
 
 
+def test_a_cloth_crossing_beside_a_die_is_no_die_of_its_pile():
+    # a die lying on a check in a hard shadow: the foreground blob takes in the checks
+    # beside it, whose crossing spreads in brightness as a die's pips do, but in a few
+    # big pieces reaching across the square
+    frame = ds.table()
+    frame[196:236, 222:262] = (70, 70, 72)
+    frame[196:216, 242:262] = frame[216:236, 222:242] = (205, 205, 210)
+    ds.die(frame, (200, 216), 36, ds.BLACK, pips=5, angle=20, shadow=False)
+    assert pile_dice(_mask_of(frame), frame, 36.0, [(200.0, 216.0)]) == []
+    # a die showing a one there is a die: its pip lies clear of its square's border
+    ds.die(frame, (240, 216), 36, ds.BLACK, pips=1, angle=5, shadow=False)
+    (found,) = pile_dice(_mask_of(frame), frame, 36.0, [(200.0, 216.0)])
+    assert np.hypot(found[1][0] - 240, found[1][1] - 216) <= 6
+
+
 def test_pencils_cards_and_plain_blobs_are_not_piles():
     frame = ds.table()
     cv2.line(frame, (50, 100), (400, 130), (30, 30, 30), 30)  # a long dark bar
