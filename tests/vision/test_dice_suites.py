@@ -48,8 +48,8 @@ def test_rendered_suite_accuracy():
                     < (0.03 * lab["size"][0]) ** 2]
             dice += 1
             right += any(d.colour == want["colour"] for d in near)
-    assert exact / len(labels) >= 0.965
-    assert right / dice >= 0.992
+    assert exact / len(labels) >= 0.98
+    assert right / dice >= 0.994
 
 
 def test_real_photos_the_finder_finds_dice_and_little_else():
