@@ -11,6 +11,11 @@ A reading is emitted only after the table has been still for ``still_frames`` fr
 ``window`` readings show the same counts with enough confidence. If they do not agree the
 settler says "unsure" once instead of guessing. After emitting it waits for the next roll
 (motion or a hand) before emitting again, so each roll gives one result.
+
+Only some frames' readings can count: those of still frames while a roll awaits its
+decision. ``settler.can_use_reading(motion=..., hand=...)`` says so before the frame is read,
+and ``feed(None, ...)`` takes a frame that was not read (the dice or a hand moving, or the
+roll already decided), so a camera loop reads only the frames that matter.
 """
 
 from __future__ import annotations
@@ -74,9 +79,19 @@ class DiceSettler:
         self._votes.clear()
         self._still, self._still_since, self._armed = 0, None, True
 
-    def feed(self, reading: DiceReading, *, motion: float, hand: bool = False
+    def can_use_reading(self, *, motion: float, hand: bool = False) -> bool:
+        """Whether a frame with this motion and hand flag needs its reading: still, and a
+        roll awaiting its decision (else ``feed(None, ...)`` takes the frame unread)."""
+        return self._armed and not hand and motion <= self.max_motion
+
+    def feed(self, reading: DiceReading | None, *, motion: float, hand: bool = False
              ) -> SettleResult | None:
-        """Take one frame's reading; return a decision when this frame settles a roll."""
+        """Take one frame's reading; return a decision when this frame settles a roll.
+
+        `reading` may be None for a frame whose reading cannot count (``can_use_reading``).
+
+        :raises ValueError: `reading` is None for a frame whose reading is needed.
+        """
         now = self._clock()
         if hand or motion > self.max_motion:
             self._votes.clear()
@@ -85,21 +100,27 @@ class DiceSettler:
         self._still += 1
         if self._still_since is None:
             self._still_since = now
+        if not self._armed:
+            return None  # decided: the votes are cleared before the next roll counts any
+        if reading is None:
+            raise ValueError("The settler needs this still frame's reading: "
+                             "read it when can_use_reading says so.")
         self._votes.append(reading)
-        if (not self._armed or self._still < self.still_frames or len(self._votes) < self.window
-                or now - self._still_since < self.still_seconds):
+        if self._still < self.still_frames or now - self._still_since < self.still_seconds:
             return None
         return self._decide(now)
 
     def _decide(self, now: float) -> SettleResult | None:
-        if all(r.count == 0 for r in self._votes):
+        """The decision on the votes, or None while the vote is open (the window not full)."""
+        full = len(self._votes) >= self.window
+        if full and all(r.count == 0 for r in self._votes):
             return None  # an empty table is not a roll; keep waiting
         sure = [r for r in self._votes if r.count > 0 and r.confidence >= self.min_confidence]
         tally = Counter(r.counts() for r in sure)
+        counts, votes = tally.most_common(1)[0] if tally else ((), 0)
+        if not full:
+            return None
         self._armed = False
-        if not tally:
-            return SettleResult("unsure", None, now, 0, len(self._votes))
-        counts, votes = tally.most_common(1)[0]
         if votes < self.agree:
             return SettleResult("unsure", None, now, votes, len(self._votes))
         latest = next(r for r in reversed(sure) if r.counts() == counts)

@@ -123,3 +123,45 @@ def test_cards_under_a_hand_or_moving_are_never_reported():
 def test_cards_that_disagree_give_nothing():
     settler = CardSettler()
     assert feed_cards(settler, [("two",), ("three",)] * 6) == []
+
+
+def test_only_still_frames_of_an_undecided_roll_need_their_reading(clock):
+    settler = DiceSettler(clock=clock)
+    assert settler.can_use_reading(motion=0.5)
+    assert not settler.can_use_reading(motion=30.0), "moving dice: the vote is cleared anyway"
+    assert not settler.can_use_reading(motion=0.5, hand=True), "a hand over the table"
+    assert settler.feed(None, motion=30.0) is None, "a moving frame needs no reading"
+    assert len(feed_still(settler, clock, [reading(3, 4, 3)] * 10)) == 1
+    assert not settler.can_use_reading(motion=0.5), "decided: wait for the next roll"
+    clock.advance(0.1)
+    assert settler.feed(None, motion=0.5) is None
+    settler.feed(None, motion=30.0)
+    assert settler.can_use_reading(motion=0.5), "motion: a new roll awaits its decision"
+
+
+def test_a_needed_reading_cannot_be_left_out(clock):
+    settler = DiceSettler(clock=clock)
+    with pytest.raises(ValueError, match="needs this still frame's reading"):
+        settler.feed(None, motion=0.5)
+
+
+def test_leaving_out_the_unneeded_readings_changes_no_decision(clock):
+    """Two settlers over the same rolls, one fed every reading, one only the needed ones."""
+    rng = np.random.default_rng(5)
+    frames = []  # (reading, motion, hand): rolls, hands, flickering reads, empty tables
+    for _ in range(40):
+        counts = [tuple(int(v) for v in rng.integers(0, 4, 3)) for _ in range(3)]
+        frames += [(reading(*counts[0]), 20.0, bool(rng.random() < 0.5))] * int(rng.integers(1, 4))
+        frames += [(reading(*counts[int(rng.integers(0, 3))]), float(rng.uniform(0, 4)), False)
+                   for _ in range(int(rng.integers(2, 15)))]
+    every, needed = DiceSettler(clock=clock), DiceSettler(clock=clock)
+    out_every, out_needed, read = [], [], 0
+    for i, (rd, motion, hand) in enumerate(frames):
+        clock.advance(0.1)
+        out_every.append(every.feed(rd, motion=motion, hand=hand))
+        use = needed.can_use_reading(motion=motion, hand=hand)
+        read += use
+        out_needed.append(needed.feed(rd if use else None, motion=motion, hand=hand))
+    assert sum(r is not None for r in out_every) >= 20, "the rolls are decided"
+    assert out_needed == out_every, "the same decisions, at the same frames"
+    assert read < len(frames) * 0.8, f"{read} of {len(frames)} frames read"

@@ -1,0 +1,174 @@
+"""The dice camera loop over replayed rolls: CPU per second, latency, decisions.
+
+    .venv/bin/python bench/loop_dice.py [--rolls 8] [--against DIR]
+
+Replays rendered rolls (``tests/support/rolls.py``: the empty table, an arm throwing,
+the dice tumbling and sliding to rest, 3 s still, an arm picking them up) through
+``companion.recognition.Recognizer.step`` as the camera loop runs it, 10 steps to a
+second of table time (a fake clock), one core (OpenCV limited to one thread), CPU time
+per step via ``time.process_time``. Prints JSON: CPU per second of table time, overall
+and per phase; dice reads; for each roll the decision (settled counts or unsure), the
+frames and CPU ms from the first still frame to it, and the wall time that would take on
+a Pi 4 (CPU x5, 0.1 s between frames).
+
+``--against DIR`` runs the same rolls a second time in a child process with DIR first on
+the path (DIR holding another ``companion`` and ``vision``, e.g. main's: ``git -C
+/work/main archive main companion vision | tar -x -C DIR``) and prints both, side by
+side, with whether the decisions are the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CONDITIONS = ("plain", "felt", "wood-light", "laminate", "warm", "dim", "clusters",
+              "mark-style")
+PI = 5.0  # a Pi 4 core against this machine's (4-6x)
+STEP = 0.1  # seconds between loop steps (Recognizer.interval)
+
+
+class _Session:
+    """The little of a session the loop uses: a Toss Up! game, extras dropped."""
+
+    game = None
+
+    def state(self) -> dict[str, Any]:
+        return {"game": "toss-up"}
+
+    def set_extra(self, key: str, value: Any) -> None:
+        pass
+
+
+class _Link:
+    """Records each decision with the step it came at."""
+
+    def __init__(self) -> None:
+        self.made: list[tuple[int, Any]] = []
+        self.step = 0
+
+    def on_reading(self, reading: Any) -> None:
+        self.made.append((self.step, None if reading is None else list(reading.counts())))
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def run(n_rolls: int) -> dict[str, Any]:
+    """Replay the rolls through this path's Recognizer; the figures as a dict."""
+    import cv2
+
+    import companion.recognition as recognition
+    from tests.support.rolls import render_roll
+
+    cv2.setNumThreads(1)
+    rolls = [render_roll(seed, condition=CONDITIONS[seed % len(CONDITIONS)])
+             for seed in range(1, n_rolls + 1)]
+    reads: list[int] = []
+    real_read = recognition.read_dice
+
+    def counted(frame: Any, **kwargs: Any) -> Any:
+        reads.append(link.step)
+        return real_read(frame, **kwargs)
+
+    recognition.read_dice = counted  # type: ignore[assignment]
+    frames, starts = [], []
+    for roll in rolls:
+        starts.append(len(frames))
+        frames.extend(roll.frames)
+    current: list[Any] = [None]
+    clock, link = _Clock(), _Link()
+    loop = recognition.Recognizer(lambda: current[0], _Session(), link=link,  # type: ignore[arg-type]
+                                  clock=clock)
+    cpu = []
+    for i, frame in enumerate(frames):
+        current[0], link.step = frame, i
+        started = time.process_time()
+        loop.step()
+        cpu.append(time.process_time() - started)
+        clock.now += STEP
+    return {"code": str(Path(recognition.__file__).parents[1]), "steps": len(frames),
+            "cpu": cpu, "reads": reads, "decisions": link.made,
+            "rolls": [{"start": s, "first_still": s + r.first_still, "picked_up": s + r.picked_up,
+                       "end": s + len(r.frames), "condition": CONDITIONS[k % len(CONDITIONS)],
+                       "label": [r.label[c] for c in ("green", "yellow", "red", "other")]}
+                      for k, (s, r) in enumerate(zip(starts, rolls), start=1)]}
+
+
+def summary(raw: dict[str, Any]) -> dict[str, Any]:
+    """CPU per second of table time, per phase, and each roll's decision and latency."""
+    cpu, decided = raw["cpu"], dict(raw["decisions"])
+    phases: dict[str, list[float]] = {"moving": [], "still, undecided": [], "still, decided": []}
+    rolls = []
+    for roll in raw["rolls"]:
+        made = [(i, d) for i, d in raw["decisions"] if roll["first_still"] <= i < roll["end"]]
+        early = [(i, d) for i, d in raw["decisions"] if roll["start"] <= i < roll["first_still"]]
+        at = made[0][0] if made else roll["picked_up"]
+        for i in range(roll["start"], roll["end"]):
+            phase = ("moving" if i < roll["first_still"] or i >= roll["picked_up"]
+                     else "still, undecided" if i <= at else "still, decided")
+            phases[phase].append(cpu[i])
+        ms = 1000 * sum(cpu[roll["first_still"]:at + 1])
+        rolls.append({
+            "condition": roll["condition"], "label": roll["label"],
+            "decided": made[0][1] if made else "none",
+            "before still": [d for _, d in early],
+            "frames": at - roll["first_still"] + 1, "cpu_ms": round(ms, 1),
+            "pi_s": round((at - roll["first_still"]) * STEP + PI * cpu[at], 2)})
+    seconds = raw["steps"] * STEP
+    return {
+        "code": raw["code"], "steps": raw["steps"], "reads": len(raw["reads"]),
+        "cpu_ms_per_s": round(1000 * sum(cpu) / seconds, 1),
+        "cpu_ms_per_step_median": round(1000 * statistics.median(cpu), 2),
+        "phases_ms_per_s": {k: round(1000 * sum(v) / (len(v) * STEP), 1) if v else 0
+                            for k, v in phases.items()},
+        "phase_steps": {k: len(v) for k, v in phases.items()},
+        "decisions": len(decided), "rolls": rolls}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rolls", type=int, default=8)
+    ap.add_argument("--against", type=Path, help="another checkout's companion and vision")
+    ap.add_argument("--raw", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.raw:
+        print(json.dumps(run(args.rolls)))
+        return 0
+    this = _child(ROOT, args.rolls)
+    if args.against is None:
+        print(json.dumps(summary(this), indent=1))
+        return 0
+    other = _child(args.against.resolve(), args.rolls)
+    same = [d for _, d in this["decisions"]] == [d for _, d in other["decisions"]]
+    print(json.dumps({"against": summary(other), "this": summary(this),
+                      "same decisions": same,
+                      "same decision frames": this["decisions"] == other["decisions"],
+                      "load": os.getloadavg()}, indent=1))
+    return 0
+
+
+def _child(code: Path, rolls: int) -> dict[str, Any]:
+    """Run the rolls in a child interpreter with `code` first on the path."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(code), str(ROOT)])}
+    out = subprocess.run([sys.executable, __file__, "--raw", "--rolls", str(rolls)], env=env,
+                         check=True, capture_output=True, text=True).stdout
+    raw: dict[str, Any] = json.loads(out)
+    return raw
+
+
+if __name__ == "__main__":
+    sys.exit(main())
