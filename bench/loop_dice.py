@@ -1,6 +1,6 @@
 """The dice camera loop over replayed rolls: CPU per second, latency, decisions.
 
-    .venv/bin/python bench/loop_dice.py [--rolls 8] [--against DIR]
+    .venv/bin/python bench/loop_dice.py [--rolls 8] [--against DIR] [--settler W,A,F,S]
 
 Replays rendered rolls (``tests/support/rolls.py``: the empty table, an arm throwing,
 the dice tumbling and sliding to rest, 3 s still, an arm picking them up) through
@@ -11,10 +11,10 @@ and per phase; dice reads; for each roll the decision (settled counts or unsure)
 frames and CPU ms from the first still frame to it, and the wall time that would take on
 a Pi 4 (CPU x5, 0.1 s between frames).
 
-``--against DIR`` runs the same rolls a second time in a child process with DIR first on
-the path (DIR holding another ``companion`` and ``vision``, e.g. main's: ``git -C
-/work/main archive main companion vision | tar -x -C DIR``) and prints both, side by
-side, with whether the decisions are the same.
+``--against DIR`` (repeatable) runs the same rolls again in a child process with DIR
+first on the path (DIR holding another ``companion`` and ``vision``, e.g. main's: ``git
+-C /work/main archive main companion vision | tar -x -C DIR``) and prints each beside
+this checkout's, with whether the decisions (and the frames they came at) are the same.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class _Clock:
         return self.now
 
 
-def run(n_rolls: int) -> dict[str, Any]:
+def run(n_rolls: int, settler: str | None = None) -> dict[str, Any]:
     """Replay the rolls through this path's Recognizer; the figures as a dict."""
     import cv2
 
@@ -93,6 +93,12 @@ def run(n_rolls: int) -> dict[str, Any]:
     clock, link = _Clock(), _Link()
     loop = recognition.Recognizer(lambda: current[0], _Session(), link=link,  # type: ignore[arg-type]
                                   clock=clock)
+    if settler:
+        from vision.settle import DiceSettler
+
+        w, a, f, sec = settler.split(",")
+        loop.settler = DiceSettler(window=int(w), agree=int(a), still_frames=int(f),
+                                   still_seconds=float(sec), clock=clock)
     cpu = []
     for i, frame in enumerate(frames):
         current[0], link.step = frame, i
@@ -129,6 +135,12 @@ def summary(raw: dict[str, Any]) -> dict[str, Any]:
             "frames": at - roll["first_still"] + 1, "cpu_ms": round(ms, 1),
             "pi_s": round((at - roll["first_still"]) * STEP + PI * cpu[at], 2)})
     seconds = raw["steps"] * STEP
+    outcome = {"right": 0, "wrong": 0, "unsure": 0, "none": 0, "decided while moving": 0}
+    for roll in rolls:
+        made = roll["decided"]
+        outcome["decided while moving"] += len(roll["before still"])
+        outcome["none" if made == "none" else "unsure" if made is None
+                else "right" if made == roll["label"] else "wrong"] += 1
     return {
         "code": raw["code"], "steps": raw["steps"], "reads": len(raw["reads"]),
         "cpu_ms_per_s": round(1000 * sum(cpu) / seconds, 1),
@@ -136,36 +148,40 @@ def summary(raw: dict[str, Any]) -> dict[str, Any]:
         "phases_ms_per_s": {k: round(1000 * sum(v) / (len(v) * STEP), 1) if v else 0
                             for k, v in phases.items()},
         "phase_steps": {k: len(v) for k, v in phases.items()},
-        "decisions": len(decided), "rolls": rolls}
+        "decisions": len(decided), "outcome": outcome, "rolls": rolls}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rolls", type=int, default=8)
-    ap.add_argument("--against", type=Path, help="another checkout's companion and vision")
+    ap.add_argument("--against", type=Path, action="append", default=[],
+                    help="another checkout's companion and vision (may be repeated)")
+    ap.add_argument("--settler", help="window,agree,still_frames,still_seconds (this checkout)")
     ap.add_argument("--raw", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.raw:
-        print(json.dumps(run(args.rolls)))
+        print(json.dumps(run(args.rolls, args.settler)))
         return 0
-    this = _child(ROOT, args.rolls)
-    if args.against is None:
-        print(json.dumps(summary(this), indent=1))
-        return 0
-    other = _child(args.against.resolve(), args.rolls)
-    same = [d for _, d in this["decisions"]] == [d for _, d in other["decisions"]]
-    print(json.dumps({"against": summary(other), "this": summary(this),
-                      "same decisions": same,
-                      "same decision frames": this["decisions"] == other["decisions"],
-                      "load": os.getloadavg()}, indent=1))
+    this = _child(ROOT, args.rolls, args.settler)
+    report: dict[str, Any] = {"this": summary(this)}
+    for other_code in args.against:
+        other = _child(other_code.resolve(), args.rolls)
+        report[str(other_code)] = {
+            **summary(other),
+            "same decisions as this": [d for _, d in this["decisions"]]
+            == [d for _, d in other["decisions"]],
+            "same decision frames as this": this["decisions"] == other["decisions"]}
+    report["load"] = os.getloadavg()
+    print(json.dumps(report, indent=1))
     return 0
 
 
-def _child(code: Path, rolls: int) -> dict[str, Any]:
+def _child(code: Path, rolls: int, settler: str | None = None) -> dict[str, Any]:
     """Run the rolls in a child interpreter with `code` first on the path."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(code), str(ROOT)])}
-    out = subprocess.run([sys.executable, __file__, "--raw", "--rolls", str(rolls)], env=env,
-                         check=True, capture_output=True, text=True).stdout
+    extra = ["--settler", settler] if settler else []
+    out = subprocess.run([sys.executable, __file__, "--raw", "--rolls", str(rolls), *extra],
+                         env=env, check=True, capture_output=True, text=True).stdout
     raw: dict[str, Any] = json.loads(out)
     return raw
 

@@ -24,7 +24,7 @@ from companion.session import Session
 from vision.dice import read_dice
 from vision.hand import HandWatcher
 from vision.results import CardReading, DiceReading
-from vision.settle import CardSettler, DiceSettler, motion_score
+from vision.settle import CardSettler, DiceSettler, motion_score, motion_scores
 
 log = logging.getLogger(__name__)
 
@@ -121,8 +121,8 @@ class Recognizer:
         if frame is previous:
             motion = 0.0  # the camera has no newer frame: still
         else:
-            motion = motion_score(previous, frame)
-            self._watch_hand(frame, motion)
+            change, motion = motion_scores(previous, frame)  # the whole picture, its peak
+            self._watch_hand(frame, change)
             self.frames += 1
         hand = self.hand_watcher.last.hand
         reading = None

@@ -1,9 +1,10 @@
 """Settling: turn a stream of per-frame dice readings into one reading per roll.
 
-The camera loop feeds every frame's reading with a motion score and a hand flag:
+The camera loop feeds every frame with its motion and a hand flag:
 
 >>> settler = DiceSettler(clock=time.monotonic)
->>> result = settler.feed(reading, motion=motion_score(prev_gray, gray), hand=False)
+>>> mean, peak = motion_scores(previous, frame)
+>>> result = settler.feed(reading, motion=peak, hand=False)
 >>> if result is not None and result.settled: offer(result.reading)
 
 A reading is emitted only after the table has been still for ``still_frames`` frames and
@@ -54,14 +55,16 @@ class DiceSettler:
     ----------
     window : frames in the vote
     agree : frames of the window that must show the same (green, yellow, red, other)
-    still_frames, still_seconds : how long the table must be quiet before voting
-    max_motion : a motion score above this means the dice (or a hand) are moving
+    still_frames, still_seconds : how long the table must be quiet before voting (at the
+        camera loop's 10 frames a second, the 4th still frame comes 0.3 s after the first,
+        give or take the thread's timing: 0.25 s lets four agreeing frames decide)
+    max_motion : a peak motion (``motion_scores``) above this means something moves
     min_confidence : readings whose least sure die is below this do not vote
     clock : callable returning seconds (``time.monotonic``; a fake one in tests)
     """
 
     def __init__(self, *, window: int = 5, agree: int = 4, still_frames: int = 3,
-                 still_seconds: float = 0.3, max_motion: float = 4.0,
+                 still_seconds: float = 0.25, max_motion: float = 4.0,
                  min_confidence: float = 0.5, clock: Callable[[], float] = time.monotonic):
         if not 1 <= agree <= window:
             raise ValueError(f"agree must be between 1 and window ({window}), not {agree}")
@@ -111,14 +114,19 @@ class DiceSettler:
         return self._decide(now)
 
     def _decide(self, now: float) -> SettleResult | None:
-        """The decision on the votes, or None while the vote is open (the window not full)."""
+        """The decision on the votes, or None while the vote is open.
+
+        The vote closes when the window is full, or sooner once ``agree`` sure frames
+        show the same counts and ``agree`` is more than half the window: then no later
+        frame of the window could change the counts decided.
+        """
         full = len(self._votes) >= self.window
         if full and all(r.count == 0 for r in self._votes):
             return None  # an empty table is not a roll; keep waiting
         sure = [r for r in self._votes if r.count > 0 and r.confidence >= self.min_confidence]
         tally = Counter(r.counts() for r in sure)
         counts, votes = tally.most_common(1)[0] if tally else ((), 0)
-        if not full:
+        if not full and (votes < self.agree or 2 * self.agree <= self.window):
             return None
         self._armed = False
         if votes < self.agree:
@@ -134,13 +142,29 @@ def motion_score(previous: np.ndarray | None, frame: np.ndarray) -> float:
     ----------
     previous, frame : ndarray of shape (H, W, 3), uint8, BGR (``previous`` may be None)
     """
-    if previous is None:
-        return 255.0
-    if previous.shape != frame.shape:
-        return 255.0
+    return motion_scores(previous, frame)[0]
+
+
+def motion_scores(previous: np.ndarray | None, frame: np.ndarray) -> tuple[float, float]:
+    """(mean, peak) absolute change (0-255) between two frames, seen 160x120 and grey.
+
+    The mean is over the whole picture (a new scene moves it, a few dice barely do);
+    the peak is the largest mean over 20x20-pixel tiles of the small picture, about
+    three dice wide at the usual distance: one die rolling, tumbling or sliding by its
+    own width raises it as much as a hand does, while camera noise stays near the mean.
+    Two frames of different sizes, or no previous frame, give (255, 255).
+
+    Parameters
+    ----------
+    previous, frame : ndarray of shape (H, W, 3), uint8, BGR (``previous`` may be None)
+    """
+    if previous is None or previous.shape != frame.shape:
+        return 255.0, 255.0
     a = cv2.cvtColor(cv2.resize(previous, (160, 120), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
     b = cv2.cvtColor(cv2.resize(frame, (160, 120), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-    return float(cv2.absdiff(a, b).mean())
+    change = cv2.absdiff(a, b).astype(np.float32)
+    tiles = change.reshape(6, 20, 8, 20).mean(axis=(1, 3))
+    return float(change.mean()), float(tiles.max())
 
 
 class CardSettler:

@@ -136,7 +136,7 @@ def test_dice_are_read_only_on_still_frames_awaiting_a_decision(session, clock, 
     assert session.state()["dice"]["seen"] == {k: label.get(k, 0) for k in
                                                ("green", "yellow", "red", "other")}
     decided = len(reads.frames)
-    assert decided == 5, "the still frames of the vote are read, then no more"
+    assert decided == 4, "the still frames of the vote are read (4 agree), then no more"
     assert all(any(f is r for r in rest) for f in reads.frames)
     assert recognizer.frames == len(slide) + len(rest) and recognizer.reads == decided
     frame_now, shown = recognizer.snapshot()
@@ -152,7 +152,7 @@ def test_the_same_decisions_as_reading_every_frame(session, clock, monkeypatch):
     (the same settled counts and unsures, at the same frames), reading far fewer."""
     from vision.dice import read_dice
     from vision.hand import HandWatcher
-    from vision.settle import DiceSettler, motion_score
+    from vision.settle import DiceSettler, motion_scores
 
     reads = Reads()
     monkeypatch.setattr("companion.recognition.read_dice", reads)
@@ -168,8 +168,8 @@ def test_the_same_decisions_as_reading_every_frame(session, clock, monkeypatch):
     recognizer = Recognizer(table.latest, session, link=link, clock=clock)
     settler, watcher, previous, expected = DiceSettler(clock=clock), HandWatcher(), None, []
     for frame in sequence:
-        motion = motion_score(previous, frame)  # the loop as it was: every frame read
-        if motion > 30.0:
+        change, motion = motion_scores(previous, frame)  # the loop reading every frame
+        if change > 30.0:
             watcher.reset()
         hand = watcher.update(frame).hand
         decision = settler.feed(read_dice(frame), motion=motion, hand=hand)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.results import DiceReading, Die
-from vision.settle import CardSettler, DiceSettler, motion_score
+from vision.settle import CardSettler, DiceSettler, motion_score, motion_scores
 
 
 def reading(g: int, y: int, r: int, other: int = 0, confidence: float = 0.9) -> DiceReading:
@@ -165,3 +165,62 @@ def test_leaving_out_the_unneeded_readings_changes_no_decision(clock):
     assert sum(r is not None for r in out_every) >= 20, "the rolls are decided"
     assert out_needed == out_every, "the same decisions, at the same frames"
     assert read < len(frames) * 0.8, f"{read} of {len(frames)} frames read"
+
+
+def test_a_few_small_dice_moving_raise_the_peak_not_the_mean():
+    """Two dice of 24 pixels sliding on a 640x480 table: the whole picture barely changes,
+    the tiles they cross do; camera noise alone raises neither."""
+    rng = np.random.default_rng(3)
+    table = np.full((480, 640, 3), (40, 70, 90), np.uint8)  # brown felt
+
+    def frame(x):
+        out = table.copy()
+        for left, top in ((x, 100), (400 - x, 300)):
+            out[top:top + 24, left:left + 24] = (40, 200, 40)
+        noise = rng.normal(0.0, 3.0, out.shape)
+        return np.clip(out + noise, 0, 255).astype(np.uint8)
+
+    before, after, again = frame(100), frame(130), frame(130)
+    mean, peak = motion_scores(before, after)
+    assert mean < 2.0 and peak > 8.0, (mean, peak)  # the settler's max_motion is 4
+    still = motion_scores(after, again)
+    assert max(still) < 1.0, still
+    assert motion_scores(None, after) == (255.0, 255.0)
+    assert motion_score(before, after) == pytest.approx(mean)
+
+
+def test_four_agreeing_still_frames_decide_without_waiting_for_a_fifth(clock):
+    settler = DiceSettler(clock=clock)  # window 5, agree 4
+    results = feed_still(settler, clock, [reading(3, 4, 3)] * 4)
+    assert [(r.reading.counts(), r.votes, r.window) for r in results] == [((3, 4, 3, 0), 4, 4)]
+    settler.feed(None, motion=50.0)
+    flicker = [reading(3, 4, 3), reading(4, 3, 3), reading(3, 4, 3), reading(3, 4, 3)]
+    assert feed_still(settler, clock, flicker) == [], "3 of 4 agree: the fifth frame decides"
+    results = feed_still(settler, clock, [reading(3, 4, 3)])
+    assert [(r.reading.counts(), r.votes, r.window) for r in results] == [((3, 4, 3, 0), 4, 5)]
+
+
+def test_a_vote_of_half_the_window_or_less_waits_for_the_whole_window(clock):
+    settler = DiceSettler(window=4, agree=2, still_frames=1, still_seconds=0.0, clock=clock)
+    early = feed_still(settler, clock, [reading(1, 0, 0)] * 2 + [reading(0, 2, 0)] * 1)
+    assert early == [], "two more frames could still tie the vote"
+    assert [r.votes for r in feed_still(settler, clock, [reading(0, 2, 0)])] == [2]
+
+
+def test_the_same_counts_as_the_full_window_decides(clock):
+    """Random rolls (each frame the roll's counts, or a misread one time in five): the
+    early close gives what a vote over the whole first window gives, sooner when the
+    first four frames agree."""
+    rng = np.random.default_rng(8)
+    for _ in range(300):
+        counts = [tuple(int(v) for v in rng.integers(1, 4, 3)) for _ in range(2)]
+        frames = [reading(*counts[int(rng.random() < 0.2)]) for _ in range(8)]
+        settler = DiceSettler(clock=clock)
+        settler.feed(None, motion=50.0)
+        results = feed_still(settler, clock, frames)
+        window = [r.counts() for r in frames[:5]]
+        top = max(window, key=window.count)
+        expected = ("settled", top) if window.count(top) >= 4 else ("unsure", None)
+        assert [(r.kind, r.reading and r.reading.counts()) for r in results] == [expected]
+        sooner = len(set(window[:4])) == 1
+        assert results[0].window == (4 if sooner else 5)
