@@ -25,6 +25,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -67,16 +68,31 @@ class _Clock:
         return self.now
 
 
-def run(n_rolls: int, settler: str | None = None) -> dict[str, Any]:
-    """Replay the rolls through this path's Recognizer; the figures as a dict."""
-    import cv2
+def render(n_rolls: int, cache: Path) -> None:
+    """Render the rolls once into `cache` (an .npy stack of frames and a .json beside it)."""
+    import numpy as np
 
-    import companion.recognition as recognition
+    sys.path.append(str(ROOT))  # tests.support; after any checkout put first on the path
     from tests.support.rolls import render_roll
 
-    cv2.setNumThreads(1)
     rolls = [render_roll(seed, condition=CONDITIONS[seed % len(CONDITIONS)])
              for seed in range(1, n_rolls + 1)]
+    np.save(cache, np.stack([f for r in rolls for f in r.frames]))
+    meta = [{"frames": len(r.frames), "first_still": r.first_still, "picked_up": r.picked_up,
+             "label": [r.label[c] for c in ("green", "yellow", "red", "other")]} for r in rolls]
+    cache.with_suffix(".json").write_text(json.dumps(meta))
+
+
+def run(cache: Path, settler: str | None = None) -> dict[str, Any]:
+    """Replay the cached rolls through this path's Recognizer; the figures as a dict."""
+    import cv2
+    import numpy as np
+
+    import companion.recognition as recognition
+
+    cv2.setNumThreads(1)
+    stack = np.load(cache, mmap_mode="r")
+    meta = json.loads(cache.with_suffix(".json").read_text())
     reads: list[int] = []
     real_read = recognition.read_dice
 
@@ -85,14 +101,11 @@ def run(n_rolls: int, settler: str | None = None) -> dict[str, Any]:
         return real_read(frame, **kwargs)
 
     recognition.read_dice = counted  # type: ignore[assignment]
-    frames, starts = [], []
-    for roll in rolls:
-        starts.append(len(frames))
-        frames.extend(roll.frames)
+    starts = [sum(m["frames"] for m in meta[:k]) for k in range(len(meta))]
     current: list[Any] = [None]
     clock, link = _Clock(), _Link()
-    loop = recognition.Recognizer(lambda: current[0], _Session(), link=link,  # type: ignore[arg-type]
-                                  clock=clock)
+    loop = recognition.Recognizer(lambda: current[0], _Session(),  # type: ignore[arg-type]
+                                  link=link, clock=clock)  # type: ignore[arg-type]
     if settler:
         from vision.settle import DiceSettler
 
@@ -100,18 +113,18 @@ def run(n_rolls: int, settler: str | None = None) -> dict[str, Any]:
         loop.settler = DiceSettler(window=int(w), agree=int(a), still_frames=int(f),
                                    still_seconds=float(sec), clock=clock)
     cpu = []
-    for i, frame in enumerate(frames):
-        current[0], link.step = frame, i
+    for i in range(len(stack)):
+        current[0], link.step = np.array(stack[i]), i  # a frame of its own, as a camera gives
         started = time.process_time()
         loop.step()
         cpu.append(time.process_time() - started)
         clock.now += STEP
-    return {"code": str(Path(recognition.__file__).parents[1]), "steps": len(frames),
+    return {"code": str(Path(recognition.__file__).parents[1]), "steps": len(stack),
             "cpu": cpu, "reads": reads, "decisions": link.made,
-            "rolls": [{"start": s, "first_still": s + r.first_still, "picked_up": s + r.picked_up,
-                       "end": s + len(r.frames), "condition": CONDITIONS[k % len(CONDITIONS)],
-                       "label": [r.label[c] for c in ("green", "yellow", "red", "other")]}
-                      for k, (s, r) in enumerate(zip(starts, rolls), start=1)]}
+            "rolls": [{"start": s, "first_still": s + m["first_still"],
+                       "picked_up": s + m["picked_up"], "end": s + m["frames"],
+                       "condition": CONDITIONS[k % len(CONDITIONS)], "label": m["label"]}
+                      for k, (s, m) in enumerate(zip(starts, meta), start=1)]}
 
 
 def summary(raw: dict[str, Any]) -> dict[str, Any]:
@@ -158,29 +171,40 @@ def main(argv: list[str] | None = None) -> int:
                     help="another checkout's companion and vision (may be repeated)")
     ap.add_argument("--settler", help="window,agree,still_frames,still_seconds (this checkout)")
     ap.add_argument("--raw", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--cache", type=Path, help="where the rendered rolls are kept (.npy); "
+                    "rendered when missing (default: a temporary file)")
     args = ap.parse_args(argv)
     if args.raw:
-        print(json.dumps(run(args.rolls, args.settler)))
+        print(json.dumps(run(args.cache, args.settler)))
         return 0
-    this = _child(ROOT, args.rolls, args.settler)
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = args.cache or Path(tmp) / "rolls.npy"
+        if not cache.exists():
+            render(args.rolls, cache)
+        print(json.dumps(_compare(cache, args.against, args.settler), indent=1))
+    return 0
+
+
+def _compare(cache: Path, against: list[Path], settler: str | None) -> dict[str, Any]:
+    """This checkout's figures, and each other checkout's beside them."""
+    this = _child(ROOT, cache, settler)
     report: dict[str, Any] = {"this": summary(this)}
-    for other_code in args.against:
-        other = _child(other_code.resolve(), args.rolls)
+    for other_code in against:
+        other = _child(other_code.resolve(), cache)
         report[str(other_code)] = {
             **summary(other),
             "same decisions as this": [d for _, d in this["decisions"]]
             == [d for _, d in other["decisions"]],
             "same decision frames as this": this["decisions"] == other["decisions"]}
     report["load"] = os.getloadavg()
-    print(json.dumps(report, indent=1))
-    return 0
+    return report
 
 
-def _child(code: Path, rolls: int, settler: str | None = None) -> dict[str, Any]:
+def _child(code: Path, cache: Path, settler: str | None = None) -> dict[str, Any]:
     """Run the rolls in a child interpreter with `code` first on the path."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(code), str(ROOT)])}
     extra = ["--settler", settler] if settler else []
-    out = subprocess.run([sys.executable, __file__, "--raw", "--rolls", str(rolls), *extra],
+    out = subprocess.run([sys.executable, __file__, "--raw", "--cache", str(cache), *extra],
                          env=env, check=True, capture_output=True, text=True).stdout
     raw: dict[str, Any] = json.loads(out)
     return raw

@@ -14,7 +14,8 @@ settler says "unsure" once instead of guessing. After emitting it waits for the 
 (motion or a hand) before emitting again, so each roll gives one result.
 
 Only some frames' readings can count: those of still frames while a roll awaits its
-decision. ``settler.can_use_reading(motion=..., hand=...)`` says so before the frame is read,
+decision (a window of still frames that show no dice ends the wait too: dice thrown onto
+the table move it). ``settler.can_use_reading(motion=..., hand=...)`` says so before the frame is read,
 and ``feed(None, ...)`` takes a frame that was not read (the dice or a hand moving, or the
 roll already decided), so a camera loop reads only the frames that matter.
 """
@@ -122,7 +123,8 @@ class DiceSettler:
         """
         full = len(self._votes) >= self.window
         if full and all(r.count == 0 for r in self._votes):
-            return None  # an empty table is not a roll; keep waiting
+            self._armed = False  # an empty table is not a roll: wait for the next motion
+            return None
         sure = [r for r in self._votes if r.count > 0 and r.confidence >= self.min_confidence]
         tally = Counter(r.counts() for r in sure)
         counts, votes = tally.most_common(1)[0] if tally else ((), 0)

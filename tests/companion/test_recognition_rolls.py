@@ -44,6 +44,8 @@ def test_a_roll_is_read_only_once_the_dice_rest(session, clock, roll, monkeypatc
         if i < roll.first_still:
             assert session.state().get("dice") is None, f"decided at frame {i}, dice moving"
         clock.advance(0.1)
+    empty = [i for i in reads if i < roll.first_still - len(SLIDE)]
+    assert len(empty) == 5, f"the empty table is read for one vote, then left: {empty}"
     moving = [i for i in reads if roll.first_still - len(SLIDE) <= i < roll.first_still]
     assert moving == [], f"frames {moving} of the dice sliding were read"
     dice = session.extras()[1]["dice"]

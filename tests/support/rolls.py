@@ -2,8 +2,9 @@
 
 A roll is a list of frames as the recognition loop would see them 0.1 s apart (the
 renderer's table, seeded; a fresh grain of sensor noise on every frame, as a camera gives):
-the empty table, an arm reaching in, the dice sliding and turning to rest, the dice still
-(while the host confirms), an arm picking them up. Used by the loop's tests and by
+the empty table (2 s by default, the player getting ready), an arm reaching in, the dice
+sliding and turning to rest, the dice still (3 s by default, while the host confirms), an
+arm picking them up. Used by the loop's tests and by
 ``bench/loop_dice.py``.
 """
 
@@ -37,7 +38,7 @@ class Roll:
     label: dict  # the renderer's label of the still dice (green, yellow, red, other, ...)
 
 
-def render_roll(seed: int, *, condition: str = "plain", n_dice: int = 10, empty: int = 3,
+def render_roll(seed: int, *, condition: str = "plain", n_dice: int = 10, empty: int = 20,
                 still: int = 30, tone: int = 5) -> Roll:
     """A roll of ``n_dice`` dice on the table drawn from ``seed`` (deterministic)."""
     rng = np.random.default_rng(seed)

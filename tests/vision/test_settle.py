@@ -86,6 +86,19 @@ def test_an_empty_table_is_not_a_roll(clock):
     assert feed_still(settler, clock, [reading(0, 0, 0)] * 20) == []
 
 
+def test_an_empty_still_table_is_read_for_one_window_then_only_after_motion(clock):
+    settler = DiceSettler(clock=clock)
+    needed = []
+    for _ in range(20):
+        needed.append(settler.can_use_reading(motion=0.5))
+        clock.advance(0.1)
+        settler.feed(reading(0, 0, 0) if needed[-1] else None, motion=0.5)
+    assert needed == [True] * 5 + [False] * 15
+    settler.feed(None, motion=40.0)  # dice thrown
+    assert [r.reading.counts() for r in feed_still(settler, clock, [reading(2, 1, 0)] * 5)] \
+        == [(2, 1, 0, 0)]
+
+
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError, match="agree"):
         DiceSettler(window=3, agree=4)
