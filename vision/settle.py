@@ -56,32 +56,39 @@ class DiceSettler:
     ----------
     window : frames in the vote
     agree : frames of the window that must show the same (green, yellow, red, other)
-    still_frames, still_seconds : how long the table must be quiet before voting (at the
-        camera loop's 10 frames a second, the 4th still frame comes 0.3 s after the first,
-        give or take the thread's timing: 0.25 s lets four agreeing frames decide)
+    still_frames, still_seconds : how long the table must be quiet before voting; the
+        seconds count from the frame the first still frame was compared with (at the camera
+        loop's 10 frames a second the 3rd still frame comes 0.3 s after it, give or take
+        the thread's timing: 0.25 s lets three frames decide)
+    quick : the vote also closes as soon as the first ``quick`` still frames are all sure
+        and show the same counts (None: only ``agree`` of ``window`` close it)
     max_motion : a peak motion (``motion_scores``) above this means something moves
     min_confidence : readings whose least sure die is below this do not vote
     clock : callable returning seconds (``time.monotonic``; a fake one in tests)
     """
 
     def __init__(self, *, window: int = 5, agree: int = 4, still_frames: int = 3,
-                 still_seconds: float = 0.25, max_motion: float = 4.0,
+                 still_seconds: float = 0.25, quick: int | None = 3, max_motion: float = 4.0,
                  min_confidence: float = 0.5, clock: Callable[[], float] = time.monotonic):
         if not 1 <= agree <= window:
             raise ValueError(f"agree must be between 1 and window ({window}), not {agree}")
-        self.window, self.agree = window, agree
+        if quick is not None and not 1 <= quick <= window:
+            raise ValueError(f"quick must be between 1 and window ({window}), not {quick}")
+        self.window, self.agree, self.quick = window, agree, quick
         self.still_frames, self.still_seconds = still_frames, still_seconds
         self.max_motion, self.min_confidence = max_motion, min_confidence
         self._clock = clock
         self._votes: deque[DiceReading] = deque(maxlen=window)
         self._still = 0
         self._still_since: float | None = None
+        self._last_at: float | None = None  # when the previous frame was fed
         self._armed = True  # a new roll may be reported
 
     def reset(self) -> None:
         """Forget everything (a new game, or the camera was moved)."""
         self._votes.clear()
         self._still, self._still_since, self._armed = 0, None, True
+        self._last_at = None
 
     def can_use_reading(self, *, motion: float, hand: bool = False) -> bool:
         """Whether a frame with this motion and hand flag needs its reading: still, and a
@@ -97,13 +104,14 @@ class DiceSettler:
         :raises ValueError: `reading` is None for a frame whose reading is needed.
         """
         now = self._clock()
+        before, self._last_at = self._last_at, now
         if hand or motion > self.max_motion:
             self._votes.clear()
             self._still, self._still_since, self._armed = 0, None, True
             return None
         self._still += 1
-        if self._still_since is None:
-            self._still_since = now
+        if self._still_since is None:  # unchanged since the frame before: still since then
+            self._still_since = now if before is None else before
         if not self._armed:
             return None  # decided: the votes are cleared before the next roll counts any
         if reading is None:
@@ -118,8 +126,9 @@ class DiceSettler:
         """The decision on the votes, or None while the vote is open.
 
         The vote closes when the window is full, or sooner once ``agree`` sure frames
-        show the same counts and ``agree`` is more than half the window: then no later
-        frame of the window could change the counts decided.
+        show the same counts and ``agree`` is more than half the window (then no later
+        frame of the window could change the counts decided), or once the first
+        ``quick`` frames are all sure and agree.
         """
         full = len(self._votes) >= self.window
         if full and all(r.count == 0 for r in self._votes):
@@ -128,10 +137,11 @@ class DiceSettler:
         sure = [r for r in self._votes if r.count > 0 and r.confidence >= self.min_confidence]
         tally = Counter(r.counts() for r in sure)
         counts, votes = tally.most_common(1)[0] if tally else ((), 0)
-        if not full and (votes < self.agree or 2 * self.agree <= self.window):
+        unanimous = self.quick is not None and votes == len(self._votes) >= self.quick
+        if not full and not unanimous and (votes < self.agree or 2 * self.agree <= self.window):
             return None
         self._armed = False
-        if votes < self.agree:
+        if votes < self.agree and not unanimous:
             return SettleResult("unsure", None, now, votes, len(self._votes))
         latest = next(r for r in reversed(sure) if r.counts() == counts)
         return SettleResult("settled", latest, now, votes, len(self._votes))

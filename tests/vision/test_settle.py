@@ -33,7 +33,7 @@ def test_one_reading_per_roll(clock):
     results = feed_still(settler, clock, [reading(3, 4, 3)] * 20)
     assert len(results) == 1
     assert results[0].settled and results[0].reading.counts() == (3, 4, 3, 0)
-    assert results[0].votes >= 4
+    assert results[0].votes >= 3
 
 
 def test_waits_for_the_table_to_be_still_long_enough(clock):
@@ -202,15 +202,23 @@ def test_a_few_small_dice_moving_raise_the_peak_not_the_mean():
     assert motion_score(before, after) == pytest.approx(mean)
 
 
-def test_four_agreeing_still_frames_decide_without_waiting_for_a_fifth(clock):
-    settler = DiceSettler(clock=clock)  # window 5, agree 4
-    results = feed_still(settler, clock, [reading(3, 4, 3)] * 4)
-    assert [(r.reading.counts(), r.votes, r.window) for r in results] == [((3, 4, 3, 0), 4, 4)]
+def test_three_agreeing_still_frames_decide_without_waiting_for_the_window(clock):
+    settler = DiceSettler(clock=clock)  # window 5, agree 4, quick 3
+    settler.feed(None, motion=50.0)  # the dice land; the next frames are still
+    landed = clock()
+    results = feed_still(settler, clock, [reading(3, 4, 3)] * 3)
+    assert [(r.reading.counts(), r.votes, r.window) for r in results] == [((3, 4, 3, 0), 3, 3)]
+    assert results[0].at - landed == pytest.approx(0.3, abs=1e-6), \
+        "0.3 s after the frame the first still frame matched"
     settler.feed(None, motion=50.0)
     flicker = [reading(3, 4, 3), reading(4, 3, 3), reading(3, 4, 3), reading(3, 4, 3)]
     assert feed_still(settler, clock, flicker) == [], "3 of 4 agree: the fifth frame decides"
     results = feed_still(settler, clock, [reading(3, 4, 3)])
     assert [(r.reading.counts(), r.votes, r.window) for r in results] == [((3, 4, 3, 0), 4, 5)]
+    settler = DiceSettler(quick=None, clock=clock)
+    settler.feed(None, motion=50.0)
+    results = feed_still(settler, clock, [reading(3, 4, 3)] * 4)
+    assert [(r.votes, r.window) for r in results] == [(4, 4)], "without quick: 4 of 5"
 
 
 def test_a_vote_of_half_the_window_or_less_waits_for_the_whole_window(clock):
@@ -222,8 +230,7 @@ def test_a_vote_of_half_the_window_or_less_waits_for_the_whole_window(clock):
 
 def test_the_same_counts_as_the_full_window_decides(clock):
     """Random rolls (each frame the roll's counts, or a misread one time in five): the
-    early close gives what a vote over the whole first window gives, sooner when the
-    first four frames agree."""
+    first three frames agreeing decide; else the vote over the whole first window."""
     rng = np.random.default_rng(8)
     for _ in range(300):
         counts = [tuple(int(v) for v in rng.integers(1, 4, 3)) for _ in range(2)]
@@ -233,7 +240,7 @@ def test_the_same_counts_as_the_full_window_decides(clock):
         results = feed_still(settler, clock, frames)
         window = [r.counts() for r in frames[:5]]
         top = max(window, key=window.count)
-        expected = ("settled", top) if window.count(top) >= 4 else ("unsure", None)
+        quick = len(set(window[:3])) == 1
+        expected = ("settled", top) if quick or window.count(top) >= 4 else ("unsure", None)
         assert [(r.kind, r.reading and r.reading.counts()) for r in results] == [expected]
-        sooner = len(set(window[:4])) == 1
-        assert results[0].window == (4 if sooner else 5)
+        assert results[0].window == (3 if quick else 5)
