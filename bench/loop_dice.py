@@ -1,6 +1,7 @@
 """The dice camera loop over replayed rolls: CPU per second, latency, decisions.
 
-    .venv/bin/python bench/loop_dice.py [--rolls 8] [--against DIR] [--settler W,A,F,S]
+    .venv/bin/python bench/loop_dice.py [--rolls 12] [--cache FILE.npy] [--against DIR]
+        [--settler W,A,F,S[,Q]]
 
 Replays rendered rolls (``tests/support/rolls.py``: the empty table, an arm throwing,
 the dice tumbling and sliding to rest, 3 s still, an arm picking them up) through
@@ -15,6 +16,9 @@ a Pi 4 (CPU x5, 0.1 s between frames).
 first on the path (DIR holding another ``companion`` and ``vision``, e.g. main's: ``git
 -C /work/main archive main companion vision | tar -x -C DIR``) and prints each beside
 this checkout's, with whether the decisions (and the frames they came at) are the same.
+``--settler`` tries other settler parameters in this checkout (window, agree,
+still_frames, still_seconds and optionally quick; no quick vote when left out).
+``--cache FILE.npy`` keeps the rendered rolls for the next run (rendered when missing).
 """
 
 from __future__ import annotations
@@ -109,9 +113,10 @@ def run(cache: Path, settler: str | None = None) -> dict[str, Any]:
     if settler:
         from vision.settle import DiceSettler
 
-        w, a, f, sec = settler.split(",")
+        w, a, f, sec, *q = settler.split(",")
+        quick = int(q[0]) if q and q[0] != "none" else None
         loop.settler = DiceSettler(window=int(w), agree=int(a), still_frames=int(f),
-                                   still_seconds=float(sec), clock=clock)
+                                   still_seconds=float(sec), quick=quick, clock=clock)
     cpu = []
     for i in range(len(stack)):
         current[0], link.step = np.array(stack[i]), i  # a frame of its own, as a camera gives
@@ -166,10 +171,11 @@ def summary(raw: dict[str, Any]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rolls", type=int, default=8)
+    ap.add_argument("--rolls", type=int, default=12)
     ap.add_argument("--against", type=Path, action="append", default=[],
                     help="another checkout's companion and vision (may be repeated)")
-    ap.add_argument("--settler", help="window,agree,still_frames,still_seconds (this checkout)")
+    ap.add_argument("--settler", help="window,agree,still_frames,still_seconds[,quick] "
+                    "(this checkout; quick none when left out)")
     ap.add_argument("--raw", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--cache", type=Path, help="where the rendered rolls are kept (.npy); "
                     "rendered when missing (default: a temporary file)")
