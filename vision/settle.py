@@ -15,9 +15,9 @@ settler says "unsure" once instead of guessing. After emitting it waits for the 
 
 Only some frames' readings can count: those of still frames while a roll awaits its
 decision (a window of still frames that show no dice ends the wait too: dice thrown onto
-the table move it). ``settler.can_use_reading(motion=..., hand=...)`` says so before the frame is read,
-and ``feed(None, ...)`` takes a frame that was not read (the dice or a hand moving, or the
-roll already decided), so a camera loop reads only the frames that matter.
+the table move it). ``settler.can_use_reading(motion=..., hand=...)`` says so before the
+frame is read, and ``feed(None, ...)`` takes a frame that was not read (the dice or a hand
+moving, or the roll already decided), so a camera loop reads only the frames that matter.
 """
 
 from __future__ import annotations
@@ -174,7 +174,7 @@ def motion_scores(previous: np.ndarray | None, frame: np.ndarray) -> tuple[float
         return 255.0, 255.0
     a = cv2.cvtColor(cv2.resize(previous, (160, 120), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
     b = cv2.cvtColor(cv2.resize(frame, (160, 120), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-    change = cv2.absdiff(a, b).astype(np.float32)
+    change = cv2.absdiff(a, b)
     tiles = change.reshape(6, 20, 8, 20).mean(axis=(1, 3))
     return float(change.mean()), float(tiles.max())
 
