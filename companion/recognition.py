@@ -24,7 +24,7 @@ from companion.session import Session
 from vision.dice import read_dice
 from vision.hand import HandWatcher
 from vision.results import CardReading, DiceReading
-from vision.settle import CardSettler, DiceSettler, motion_score
+from vision.settle import CardSettler, DiceSettler, motion_score, motion_scores
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,10 @@ class Recognizer:
         self._frame: np.ndarray | None = None
         self._reading: DiceReading | CardReading | None = None
         self._game: str | None = None
-        self.frames = 0  # frames read (not counting repeats of the same frame)
+        self.frames = 0  # new frames looked at (not counting repeats of the same frame)
+        self.reads = 0  # frames the dice reader read (only still ones awaiting a decision)
+        self._read_frame: np.ndarray | None = None  # the frame last read for dice ...
+        self._last_read: DiceReading | None = None  # ... and its reading
         self.failures = 0  # steps that raised (logged at most once a minute)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -87,7 +90,13 @@ class Recognizer:
         return self.card_link.confirm()
 
     def step(self) -> None:
-        """Look at the newest frame once: read it, feed the settler, pass on a decision."""
+        """Look at the newest frame once: feed the settler, pass on a decision.
+
+        Motion and the hand flag come first (cheap); the dice are read only on a still
+        frame with no hand while the roll awaits its decision: a frame the settler would
+        throw away (things moving) or not need (the roll decided) is not read. The preview
+        shows no reading while things move, and the last one while the table stays still.
+        """
         frame = self._latest()
         game = self.session.state().get("game")
         stamp = self._deck_stamp_of(game)
@@ -109,18 +118,34 @@ class Recognizer:
                 return
             self._step_cards(frame, previous, last_reading)
             return
-        if frame is previous and last_reading is not None:
-            reading, motion = last_reading, 0.0  # the camera has no newer frame: still
+        if frame is previous:
+            motion = 0.0  # the camera has no newer frame: still
         else:
-            reading = read_dice(frame, calibration=self.calibration)
-            motion = motion_score(previous, frame)
-            self._watch_hand(frame, motion)
+            change, motion = motion_scores(previous, frame)  # the whole picture, its peak
+            self._watch_hand(frame, change)
             self.frames += 1
+        hand = self.hand_watcher.last.hand
+        reading = None
+        if self.settler.can_use_reading(motion=motion, hand=hand):
+            reading = self._read_dice(frame)
+            shown: DiceReading | None = reading
+        elif hand or motion > self.settler.max_motion:
+            shown = None  # moving dice or a hand: no stale outlines on the preview
+        else:
+            shown = last_reading if isinstance(last_reading, DiceReading) else None
         with self._lock:
-            self._frame, self._reading = frame, reading
-        decision = self.settler.feed(reading, motion=motion, hand=self.hand_watcher.last.hand)
+            self._frame, self._reading = frame, shown
+        decision = self.settler.feed(reading, motion=motion, hand=hand)
         if decision is not None:
             self.link.on_reading(decision.reading if decision.settled else None)
+
+    def _read_dice(self, frame: np.ndarray) -> DiceReading:
+        """The dice in `frame`, read once per frame (a repeated frame reuses its reading)."""
+        if frame is not self._read_frame or self._last_read is None:
+            self._last_read = read_dice(frame, calibration=self.calibration)
+            self._read_frame = frame
+            self.reads += 1
+        return self._last_read
 
     def _watch_hand(self, frame: np.ndarray, motion: float) -> None:
         """Look for a hand over the table; the phones see ``hand`` (true while one is).

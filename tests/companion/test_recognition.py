@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
+
+import cv2
 
 from companion.camera_link import DiceLink
 from companion.journal import Journal
@@ -80,3 +83,102 @@ def test_nothing_is_read_outside_a_dice_game(tmp_path, clock):
     run(recognizer, clock, 15)
     assert recognizer.frames == 0 and "dice" not in session.state()
     assert recognizer.snapshot()[0] is table.frame, "the preview still sees the table"
+
+
+class Reads:
+    """The real dice reader, counting the frames it is asked to read."""
+
+    def __init__(self):
+        from vision.dice import read_dice
+
+        self.read_dice, self.frames = read_dice, []
+
+    def __call__(self, frame, **kwargs):
+        self.frames.append(frame)
+        return self.read_dice(frame, **kwargs)
+
+
+class Decisions:
+    """A link that records each decision (the settled counts, or None for unsure)."""
+
+    def __init__(self):
+        self.made = []
+
+    def on_reading(self, reading):
+        self.made.append(None if reading is None else reading.counts())
+
+
+def a_roll(frame, others, rng, *, still=15):
+    """The camera's picture changing (other tables flashing by), then `frame` still, with a
+    camera's noise on every frame."""
+    moving = [cv2.add(other, rng.integers(0, 3, other.shape, dtype=np.uint8)) for other in others]
+    rest = [cv2.add(frame, rng.integers(0, 3, frame.shape, dtype=np.uint8))
+            for _ in range(still)]
+    return moving, rest
+
+
+def test_dice_are_read_only_on_still_frames_awaiting_a_decision(session, clock, monkeypatch):
+    reads = Reads()
+    monkeypatch.setattr("companion.recognition.read_dice", reads)
+    demo = labelled_frames()
+    frame, label = demo[0]
+    slide, rest = a_roll(frame, [f for f, _ in demo[1:6]], np.random.default_rng(1))
+    table = Table()
+    recognizer = Recognizer(table.latest, session, link=DiceLink(session), clock=clock)
+    for moving in slide:
+        table.frame = moving
+        run(recognizer, clock, 1)
+    assert reads.frames == [], "nothing read while the dice move"
+    assert recognizer.snapshot() == (slide[-1], None), "no stale reading drawn on moving dice"
+    for still in rest:
+        table.frame = still
+        run(recognizer, clock, 1)
+    assert session.state()["dice"]["seen"] == {k: label.get(k, 0) for k in
+                                               ("green", "yellow", "red", "other")}
+    decided = len(reads.frames)
+    assert decided == 3, "the still frames of the vote are read (3 agree), then no more"
+    assert all(any(f is r for r in rest) for f in reads.frames)
+    assert recognizer.frames == len(slide) + len(rest) and recognizer.reads == decided
+    frame_now, shown = recognizer.snapshot()
+    assert frame_now is rest[-1] and shown is not None and shown.counts()[:3] == (
+        label["green"], label["yellow"], label["red"]), "the preview keeps the last reading"
+    table.frame = slide[0]  # the dice are picked up and thrown again
+    run(recognizer, clock, 2)
+    assert len(reads.frames) == decided + 1, "a new roll is read again once still"
+
+
+def test_the_same_decisions_as_reading_every_frame(session, clock, monkeypatch):
+    """Rolls of the demo tables: the loop decides as a loop reading every frame would
+    (the same settled counts and unsures, at the same frames), reading far fewer."""
+    from vision.dice import read_dice
+    from vision.hand import HandWatcher
+    from vision.settle import DiceSettler, motion_scores
+
+    reads = Reads()
+    monkeypatch.setattr("companion.recognition.read_dice", reads)
+    rng = np.random.default_rng(2)
+    sequence = []
+    demo = [f for f, _ in labelled_frames()]
+    for k in range(8):
+        others = [demo[int(i)] for i in rng.integers(0, len(demo), int(rng.integers(1, 4)))]
+        slide, rest = a_roll(demo[k], others, rng, still=int(rng.integers(8, 20)))
+        sequence += slide + rest
+    link = Decisions()
+    table = Table()
+    recognizer = Recognizer(table.latest, session, link=link, clock=clock)
+    settler, watcher, previous, expected = DiceSettler(clock=clock), HandWatcher(), None, []
+    for frame in sequence:
+        change, motion = motion_scores(previous, frame)  # the loop reading every frame
+        if change > 30.0:
+            watcher.reset()
+        hand = watcher.update(frame).hand
+        decision = settler.feed(read_dice(frame), motion=motion, hand=hand)
+        if decision is not None:
+            expected.append(decision.reading.counts() if decision.settled else None)
+        previous = frame
+        table.frame = frame
+        recognizer.step()
+        assert link.made == expected
+        clock.advance(0.1)
+    assert len(expected) >= 5, "the rolls are decided"
+    assert len(reads.frames) < len(sequence) / 2, f"{len(reads.frames)} of {len(sequence)} read"
