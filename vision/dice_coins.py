@@ -18,7 +18,7 @@ import numpy as np
 
 import cv2
 
-from vision.dice_faces import gradient
+from vision.dice_faces import NONE, Face, gradient
 
 _RAYS = 48
 _ANGLES = np.linspace(0.0, 2 * np.pi, _RAYS, endpoint=False)
@@ -71,3 +71,11 @@ def is_coin(work: np.ndarray, centre: tuple[float, float], side: float) -> bool:
     a coin or a round counter, whatever its colour."""
     stray = ellipse_stray(work, centre, side)
     return stray is not None and stray < _MAX_OFF
+
+
+def may_be_coin(face: Face) -> bool:
+    """True for a face candidate that may be a coin, whatever its colour (its outline
+    decides: ``is_coin``): a round one (corners under 1.3), or one that is mostly its
+    mark (holes 0.4 of it or more: a disc on a light table, where a die's mark is a
+    small part of its face)."""
+    return face.corners < 1.3 or (face.mark != NONE and face.holes >= 0.4)

@@ -88,3 +88,19 @@ def test_a_coin_with_its_shadow_is_no_blob_die():
 def test_copper_coins_are_not_read_as_dice():
     reading = read_dice(_coins_and_dice())
     assert (reading.green, reading.yellow, reading.red, reading.other) == (1, 0, 1, 1)
+
+
+BRASS = (60, 180, 235)  # a coin of a Toss Up colour (yellow)
+
+
+def test_a_coin_of_a_toss_up_colour_is_not_read_as_a_die():
+    # its round outline tells, whatever its colour: the coin test is asked of every
+    # round face, not only of those of no Toss Up colour
+    frame = ds.table(seed=4)
+    for i, (squash, angle) in enumerate([(1.0, 0.0), (0.85, 30.0), (0.9, 70.0)]):
+        _coin(frame, (120 + 180 * i, 120), 17, BRASS, squash=squash, angle=angle)
+    ds.die(frame, (120, 320), 30, ds.YELLOW, angle=20, pips=5)
+    ds.die(frame, (300, 320), 30, ds.GREEN, angle=40, pips=2)
+    ds.die(frame, (480, 320), 30, ds.RED, angle=10, pips=3)
+    reading = read_dice(cv2.GaussianBlur(frame, (0, 0), 0.8))
+    assert (reading.green, reading.yellow, reading.red, reading.other) == (1, 1, 1, 0)
