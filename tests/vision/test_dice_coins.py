@@ -95,8 +95,8 @@ BRASS = (60, 180, 235)  # a coin of a Toss Up colour (yellow)
 
 def test_a_coin_of_a_toss_up_colour_is_not_read_as_a_die():
     # its round outline tells, whatever its colour: the coin test is asked of every
-    # round face, not only of those of no Toss Up colour
-    frame = ds.table(seed=4)
+    # plain round face of about a die's size, not only of those of no Toss Up colour
+    frame = ds.table(colour=(60, 90, 120), seed=4)  # a wooden table
     for i, (squash, angle) in enumerate([(1.0, 0.0), (0.85, 30.0), (0.9, 70.0)]):
         _coin(frame, (120 + 180 * i, 120), 17, BRASS, squash=squash, angle=angle)
     ds.die(frame, (120, 320), 30, ds.YELLOW, angle=20, pips=5)
