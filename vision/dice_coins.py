@@ -73,7 +73,7 @@ def is_coin(work: np.ndarray, centre: tuple[float, float], side: float) -> bool:
     return stray is not None and stray < _MAX_OFF
 
 
-def may_be_coin(face: Face, side: float) -> bool:
+def may_be_disc(face: Face, side: float) -> bool:
     """True for a face candidate that may be a coin (its outline decides: ``is_coin``):
     a round one (corners under 1.3) of no Toss Up colour and without a mark, or of any
     colour when it is at least 0.4 of a die's face (``side`` its edge) and either plain

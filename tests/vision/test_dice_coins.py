@@ -104,3 +104,19 @@ def test_a_coin_of_a_toss_up_colour_is_not_read_as_a_die():
     ds.die(frame, (480, 320), 30, ds.RED, angle=10, pips=3)
     reading = read_dice(cv2.GaussianBlur(frame, (0, 0), 0.8))
     assert (reading.green, reading.yellow, reading.red, reading.other) == (1, 1, 1, 0)
+
+
+def test_which_faces_are_asked_the_coin_test():
+    from vision.dice_coins import may_be_disc
+    from vision.dice_faces import GREEN, LIGHT, YELLOW
+    brass = ds.face(cls=YELLOW, corners=1.08, holes=0.0, pips=0.0, max_hole=0.0, area=700.0)
+    assert may_be_disc(brass, 30.0)  # plain, round, about a die's face
+    assert not may_be_disc(ds.face(cls=YELLOW, corners=1.38, area=700.0), 30.0)  # square
+    assert not may_be_disc(ds.face(cls=YELLOW, corners=1.08, area=200.0), 30.0)  # a spot
+    assert not may_be_disc(ds.face(cls=GREEN, corners=1.2, area=700.0), 30.0)  # pips
+    # a light table around a disc: a light face that is mostly its (round) mark
+    assert may_be_disc(ds.face(cls=LIGHT, mark=YELLOW, corners=1.27, holes=0.55,
+                               area=1300.0), 30.0)
+    assert not may_be_disc(ds.face(cls=LIGHT, mark=GREEN, corners=1.27, holes=0.12,
+                                   area=800.0), 30.0)  # a light die's mark
+    assert may_be_disc(ds.face(cls=LIGHT, corners=1.2, area=100.0), 30.0)  # as before
