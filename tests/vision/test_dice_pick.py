@@ -107,4 +107,3 @@ def test_only_a_round_face_of_no_toss_up_colour_and_no_mark_may_be_a_coin():
     assert not may_be_coin(face(cls=LIGHT, corners=1.38))  # a square's corners
     assert not may_be_coin(face(cls=LIGHT, corners=1.21, mark=GREEN))  # a light die's mark
     assert not may_be_coin(face(cls=RED, corners=1.21))
-
