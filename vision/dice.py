@@ -32,7 +32,7 @@ from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration
 from vision.dice_cells import cloth_dice, cloth_pip_dice, in_cloth_shade
 from vision.dice_cloth import cloth_grid, is_cloth_square, table_classes
-from vision.dice_coins import is_coin
+from vision.dice_coins import is_coin, may_be_disc
 from vision.dice_marks import find_marks
 from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
@@ -141,14 +141,14 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     else:
         side = pick.die_side(found, side, max_aspect=params.max_aspect,
                              min_fill=params.min_fill, min_edge=params.min_edge)
+    cloth = (classes := table_classes(model, params)) & faces_.CLASS_NAMES.keys()
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
-                          top_area=side * side, min_edge=params.min_edge,
+                          top_area=side * side, min_edge=params.min_edge, cloth=classes,
                           drop=lambda f: is_cloth_square(f, grid, params, model, side) or (
-                              pick.may_be_coin(f) and is_coin(work, f.centre, side)))
+                              may_be_disc(f, side) and is_coin(work, f.centre, side)))
     doubt = [pick.is_doubtful_top(t) for t in tops]  # doubtful tops yield to dice found
     doubtful = [t for t, d in zip(tops, doubt) if d]  # otherwise (below)
     tops = [t for t, d in zip(tops, doubt) if not d]
-    cloth = {c for c in table_classes(model, params) if c in faces_.CLASS_NAMES}
     dice = [_die(f, scale) for f in tops] + _blob_dice(
         mask, contours, work, side, tops, params, scale, grid,
         table_v=lambda c: float(_table_at(table, c, step).max()), half=half,

@@ -18,7 +18,7 @@ import numpy as np
 
 import cv2
 
-from vision.dice_faces import gradient
+from vision.dice_faces import CLASS_NAMES, NONE, Face, gradient
 
 _RAYS = 48
 _ANGLES = np.linspace(0.0, 2 * np.pi, _RAYS, endpoint=False)
@@ -71,3 +71,17 @@ def is_coin(work: np.ndarray, centre: tuple[float, float], side: float) -> bool:
     a coin or a round counter, whatever its colour."""
     stray = ellipse_stray(work, centre, side)
     return stray is not None and stray < _MAX_OFF
+
+
+def may_be_disc(face: Face, side: float) -> bool:
+    """True for a face candidate that may be a coin (its outline decides: ``is_coin``):
+    a round one (corners under 1.3) of no Toss Up colour and without a mark, or of any
+    colour when it is at least 0.4 of a die's face (``side`` its edge) and either plain
+    (holes under 0.05: no pips, no mark) or mostly its mark (holes 0.4 or more: a disc
+    on a light table): a brass or copper coin."""
+    if face.corners >= 1.3:
+        return False
+    if face.mark == NONE and face.cls not in CLASS_NAMES:
+        return True
+    return face.area >= 0.4 * side * side and (
+        face.holes < 0.05 or (face.mark != NONE and face.holes >= 0.4))

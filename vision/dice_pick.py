@@ -149,11 +149,13 @@ def score(face: Face) -> float:
 
 def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: float,
               top_area: float | None, min_edge: float,
-              drop: Callable[[Face], bool] | None = None) -> list[Face]:
+              drop: Callable[[Face], bool] | None = None,
+              cloth: set[int] | None = None) -> list[Face]:
     """Best-scoring top faces (or top marks), at most one per die (centres a die apart).
 
     ``drop`` tells candidates to leave out after the repeating patterns are found (e.g.
-    squares of a checkered cloth by the cloth's grid).
+    squares of a checkered cloth by the cloth's grid); ``cloth``, when given, holds the
+    colour classes of the table's dominant colours, the only ones its pattern can have.
     """
     hyps: list[tuple[float, Face]] = []
     for f in faces + split_merged(faces, side):
@@ -174,7 +176,8 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
             hyps.append((max(score(f), f.body ** 2), f))
         elif is_mark(f, top_area):
             hyps.append((f.body ** 2, f))
-    pattern = (_pattern_ids([f for _, f in hyps]) | _side_marks([f for _, f in hyps], side)
+    pattern = (_pattern_ids([f for _, f in hyps if cloth is None or f.cls in cloth])
+               | _side_marks([f for _, f in hyps], side)
                | _shaded_marks([f for _, f in hyps], faces, side))
     hyps = [h for h in hyps if id(h[1]) not in pattern and not (drop and drop(h[1]))]
     tops: list[Face] = []

@@ -88,3 +88,35 @@ def test_a_coin_with_its_shadow_is_no_blob_die():
 def test_copper_coins_are_not_read_as_dice():
     reading = read_dice(_coins_and_dice())
     assert (reading.green, reading.yellow, reading.red, reading.other) == (1, 0, 1, 1)
+
+
+BRASS = (60, 180, 235)  # a coin of a Toss Up colour (yellow)
+
+
+def test_a_coin_of_a_toss_up_colour_is_not_read_as_a_die():
+    # its round outline tells, whatever its colour: the coin test is asked of every
+    # plain round face of about a die's size, not only of those of no Toss Up colour
+    frame = ds.table(colour=(60, 90, 120), seed=4)  # a wooden table
+    for i, (squash, angle) in enumerate([(1.0, 0.0), (0.85, 30.0), (0.9, 70.0)]):
+        _coin(frame, (120 + 180 * i, 120), 17, BRASS, squash=squash, angle=angle)
+    ds.die(frame, (120, 320), 30, ds.YELLOW, angle=20, pips=5)
+    ds.die(frame, (300, 320), 30, ds.GREEN, angle=40, pips=2)
+    ds.die(frame, (480, 320), 30, ds.RED, angle=10, pips=3)
+    reading = read_dice(cv2.GaussianBlur(frame, (0, 0), 0.8))
+    assert (reading.green, reading.yellow, reading.red, reading.other) == (1, 1, 1, 0)
+
+
+def test_which_faces_are_asked_the_coin_test():
+    from vision.dice_coins import may_be_disc
+    from vision.dice_faces import GREEN, LIGHT, YELLOW
+    brass = ds.face(cls=YELLOW, corners=1.08, holes=0.0, pips=0.0, max_hole=0.0, area=700.0)
+    assert may_be_disc(brass, 30.0)  # plain, round, about a die's face
+    assert not may_be_disc(ds.face(cls=YELLOW, corners=1.38, area=700.0), 30.0)  # square
+    assert not may_be_disc(ds.face(cls=YELLOW, corners=1.08, area=200.0), 30.0)  # a spot
+    assert not may_be_disc(ds.face(cls=GREEN, corners=1.2, area=700.0), 30.0)  # pips
+    # a light table around a disc: a light face that is mostly its (round) mark
+    assert may_be_disc(ds.face(cls=LIGHT, mark=YELLOW, corners=1.27, holes=0.55,
+                               area=1300.0), 30.0)
+    assert not may_be_disc(ds.face(cls=LIGHT, mark=GREEN, corners=1.27, holes=0.12,
+                                   area=800.0), 30.0)  # a light die's mark
+    assert may_be_disc(ds.face(cls=LIGHT, corners=1.2, area=100.0), 30.0)  # as before

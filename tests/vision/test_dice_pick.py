@@ -29,6 +29,20 @@ def test_a_mark_ringed_all_round_by_its_light_body_is_not_the_cloth():
     assert is_table_like(face(**dict(mark, body=0.0), ring=1.0), table, True)
 
 
+def test_only_faces_of_the_tables_colours_make_its_repeating_pattern():
+    # five light dice with a green mark on green felt, turned alike by chance: no
+    # pattern of the cloth, whose dominant colours hold no light class
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    square = np.array([[-15, -15], [15, -15], [15, 15], [-15, 15]], np.float32)
+    places = [(100.0, 100.0), (230.0, 140.0), (170.0, 260.0), (320.0, 300.0), (60.0, 380.0)]
+    dice = [face(cls=LIGHT, mark=GREEN, bgr=(240.0, 245.0, 240.0), value=245.0,
+                 centre=at, box=square + at) for at in places]
+    assert pick_tops(dice, 30.0, **kw) == []  # without the table's colours: a pattern
+    assert len(pick_tops(dice, 30.0, **kw, cloth={GREEN, GREY})) == 5
+    # the light squares of a light and green check are the cloth's pattern
+    assert pick_tops(dice, 30.0, **kw, cloth={GREEN, LIGHT}) == []
+
+
 def _ragged_run(**kw) -> Face:
     """A ragged green run taken whole (no bright core), in shade."""
     box = np.array([[88, 112], [118, 112], [118, 140], [88, 140]], np.float32)
