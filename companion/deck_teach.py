@@ -178,10 +178,11 @@ def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise InvalidAction("The camera picture is not a colour image.")
     from vision.cards import rectify
+    from vision.cards_rim import snap_to_rim
     from vision.cards_single import card_outline, shape_misfit
     from vision.deck import DEFAULT_ASPECT
 
-    quad = card_outline(frame, find_one_card(frame, aspect=aspect))
+    quad = snap_to_rim(frame, card_outline(frame, find_one_card(frame, aspect=aspect)))
     if shape_misfit(quad, DEFAULT_ASPECT if aspect is None else aspect) > SHAPE_MISFIT:
         raise NoCardInView("I cannot make out the card's edge: put it on a plain part of "
                            "the table, away from other things, and try again.")
