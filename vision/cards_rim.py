@@ -57,6 +57,10 @@ def snap_to_rim(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     for i in range(4):
         p0, p1 = q[i], q[(i + 1) % 4]
         normal = _outward(p0, p1, centre)
+        mid = (p0 + p1) / 2 + corner
+        if min(mid[0], mid[1], w - 1 - mid[0], h - 1 - mid[1]) < 3:
+            lines.append((p0, p1))  # the card runs out of the picture here: no edge to see
+            continue
         d0, d1 = _side_offsets(smooth, p0, p1, normal, band)
         lines.append((p0 + d0 * normal, p1 + d1 * normal))
     out = q.copy()

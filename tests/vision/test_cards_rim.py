@@ -51,3 +51,14 @@ def test_a_side_with_no_edge_near_it_stays():
     before = frame.copy()
     assert np.allclose(snap_to_rim(frame, quad), quad)
     assert np.array_equal(frame, before)  # the frame is not written
+
+
+def test_a_side_along_the_pictures_edge_stays():
+    truth = cs.card_corners((480, 560), 300, 0)  # the card runs out of the picture below
+    # cut between the card's bottom edge (y 710) and its printed frame (y 696)
+    frame = cs.place(cs.table(), cs.faces()["hero-fox"], truth)[:703]
+    quad = truth.copy()
+    quad[2:, 1] = 702.0
+    snapped = snap_to_rim(frame, quad)
+    assert np.abs(snapped[2:, 1] - 702.0).max() < 0.5  # not moved up onto the frame
+    assert np.hypot(*(snapped[:2] - truth[:2]).T).max() < 2.0
