@@ -12,6 +12,8 @@ a card's printed frames and art all lie inside its edge. Corners are where the s
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -96,12 +98,12 @@ def _side_offsets(smooth: np.ndarray, p0: np.ndarray, p1: np.ndarray, normal: np
     edge = ((rate >= near) & (rate >= floor) & ~_shadow_edges(colour)).astype(np.uint8)
     edge = cv2.dilate(edge, np.ones((1, 3), np.uint8))  # a line may pass half a pixel off
     # every line: offset d0 at p0 and d1 at p1, so d0 + (d1 - d0) * s at sample s
-    n = len(offsets)
-    k0, k1 = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")  # (T, T)
-    at = np.rint(k0[..., None] * (1 - s) + k1[..., None] * s).astype(np.intp)  # (T, T, S)
+    at = _line_index(len(offsets))  # (T, T, S)
     rows = np.arange(len(s))
-    support = edge[rows, at].mean(axis=2)  # share of profiles with an edge point on the line
-    strength = rate[rows, at].mean(axis=2)
+    # one look-up for both: the rate, negative where there is no edge point
+    signed = np.where(edge > 0, rate + 1e-3, -rate - 1e-3)[rows, at]  # (T, T, S)
+    support = (signed > 0).mean(axis=2)  # share of profiles with an edge point on the line
+    strength = np.abs(signed).mean(axis=2)
     i0, i1 = np.nonzero(support >= RIM_SUPPORT)
     if not len(i0):
         return 0.0, 0.0
@@ -110,6 +112,17 @@ def _side_offsets(smooth: np.ndarray, p0: np.ndarray, p1: np.ndarray, normal: np
     pick = outer >= outer.max() - 2 * RIM_STEP
     k = int(np.argmax(np.where(pick, strength[i0, i1], -1.0)))
     return float(offsets[i0[k]]), float(offsets[i1[k]])
+
+
+@functools.lru_cache(maxsize=8)
+def _line_index(n: int) -> np.ndarray:
+    """(n, n, RIM_SAMPLES) offset index, at each profile, of the line from offset k0 at
+    one end of the side to k1 at the other (the same for every side of one band)."""
+    s = np.linspace(0.1, 0.9, RIM_SAMPLES, dtype=np.float32)
+    k0, k1 = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    at = np.rint(k0[..., None] * (1 - s) + k1[..., None] * s).astype(np.intp)
+    at.flags.writeable = False
+    return at
 
 
 def _shadow_edges(colour: np.ndarray) -> np.ndarray:
