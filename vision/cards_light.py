@@ -33,6 +33,8 @@ def even_light(face: np.ndarray) -> np.ndarray:
     face : ndarray of shape (h, w, 3), uint8, BGR; a new array (``face`` itself is not
         written), or ``face`` when its border is not plain and light.
     """
+    if face.ndim != 3 or face.shape[2] != 3 or face.dtype != np.uint8:
+        raise ValueError(f"face must be an (h, w, 3) uint8 image, not {face.shape} {face.dtype}")
     h, w = face.shape[:2]
     a = max(1, round(BORDER[0] * h))
     b = max(a + 2, round(BORDER[1] * h))

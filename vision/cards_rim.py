@@ -2,12 +2,14 @@
 
 A taught face is the deck's only picture of that card, so a crop a few pixels off (a side
 on the printed frame inside the card, or out on its shadow) costs every later reading of
-it. The outline search's quad is close; here each side is moved onto the card's edge:
-across the side, the colour's rate of change is sampled along ``RIM_SAMPLES`` short
-profiles; every straight line within ``RIM_BAND`` of the side (its two ends moved
-independently) is scored by the mean of that rate along it; of the lines that stand out
-(local best, at least ``RIM_STRONG`` of the best), the outermost is the card's edge, since
-a card's printed frames and art all lie inside its edge. Corners are where the sides meet.
+it. The outline search's quad is close; here each side is moved onto the card's edge.
+Across the side, the colour's rate of change is sampled along ``RIM_SAMPLES`` short
+profiles; an edge point is a sharp peak of that rate, well above the side's median rate,
+and not a step from the table into a shadow on it (the table's colour, darker). Of the
+straight lines within ``RIM_BAND`` of the side (its two ends moved independently) that
+pass through an edge point on ``RIM_SUPPORT`` of the profiles, the outermost is the card's
+edge, since a card's printed frames and art all lie inside it. Corners are where the
+sides meet.
 """
 
 from __future__ import annotations
@@ -44,7 +46,12 @@ def snap_to_rim(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     quad : ndarray of shape (4, 2), float32, corners in the same order; a side with no
         clear edge near it stays where it was.
     """
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError(f"frame must be an (H, W, 3) uint8 image, not {frame.shape} "
+                         f"{frame.dtype}")
     q = np.asarray(quad, np.float32)
+    if q.shape != (4, 2):
+        raise ValueError(f"quad must be 4 corners (x, y), shape (4, 2), not {q.shape}")
     sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
     band = max(3.0, RIM_BAND * float(sides.max()))
     h, w = frame.shape[:2]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.vision import cards_support as cs
 from vision.cards_light import WHITE, even_light
@@ -37,3 +38,8 @@ def test_art_to_the_edge_or_a_coloured_border_is_left_alone():
     red_border[:20], red_border[-20:], red_border[:, :20], red_border[:, -20:] = (
         (30, 30, 200), (30, 30, 200), (30, 30, 200), (30, 30, 200))
     assert even_light(red_border) is red_border
+
+
+def test_bad_input_is_named():
+    with pytest.raises(ValueError, match="^face must be"):
+        even_light(np.zeros((40, 30), np.uint8))

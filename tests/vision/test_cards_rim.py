@@ -62,3 +62,10 @@ def test_a_side_along_the_pictures_edge_stays():
     snapped = snap_to_rim(frame, quad)
     assert np.abs(snapped[2:, 1] - 702.0).max() < 0.5  # not moved up onto the frame
     assert np.hypot(*(snapped[:2] - truth[:2]).T).max() < 2.0
+
+
+def test_bad_input_is_named():
+    with pytest.raises(ValueError, match="^frame must be"):
+        snap_to_rim(np.zeros((10, 10), np.uint8), cs.card_corners((5, 5), 6, 0))
+    with pytest.raises(ValueError, match="^quad must be"):
+        snap_to_rim(np.zeros((10, 10, 3), np.uint8), np.zeros((3, 2)))
