@@ -89,9 +89,10 @@ def counting(faces: dict[str, np.ndarray], per: int, seed: int) -> list[float]:
 
 def taught_deck(faces: dict[str, np.ndarray], folder: Path, seed: int) -> int:
     """Teach every face from one rendered photo of it alone; how many were refused."""
-    rng = np.random.default_rng(seed)
     refused = 0
-    for cid in sorted(faces):
+    for k, cid in enumerate(sorted(faces)):
+        # each face its own photos, so a refusal of one does not change the others'
+        rng = np.random.default_rng([seed, k])
         for _ in range(3):  # the user tries again, the table moved a little
             try:
                 save_taught(folder, cid, card_image(scene("plain", (cid,), rng, faces)))

@@ -171,17 +171,20 @@ def find_one_card(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarr
 
 
 def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
-    """The one card in ``frame`` rectified upright, (400, w, 3) uint8 BGR, w from its shape.
+    """The one card in ``frame`` rectified upright, (400, w, 3) uint8 BGR, w from its shape,
+    its light evened out from its border (``vision.cards_light``).
 
     :raises NoCardInView, TooManyCards: as :func:`find_one_card`.
     """
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise InvalidAction("The camera picture is not a colour image.")
     from vision.cards import rectify
+    from vision.cards_light import even_light
+    from vision.cards_rim import snap_to_rim
     from vision.cards_single import card_outline, shape_misfit
     from vision.deck import DEFAULT_ASPECT
 
-    quad = card_outline(frame, find_one_card(frame, aspect=aspect))
+    quad = snap_to_rim(frame, card_outline(frame, find_one_card(frame, aspect=aspect)))
     if shape_misfit(quad, DEFAULT_ASPECT if aspect is None else aspect) > SHAPE_MISFIT:
         raise NoCardInView("I cannot make out the card's edge: put it on a plain part of "
                            "the table, away from other things, and try again.")
@@ -190,7 +193,7 @@ def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
     height = max((sides[1] + sides[3]) / 2, 1.0)
     size = (FACE_HEIGHT, max(16, round(FACE_HEIGHT * width / height)))
     face, _ = rectify(frame, quad, size)
-    return face
+    return even_light(face)
 
 
 # -- the deck folder -------------------------------------------------------------------

@@ -65,6 +65,31 @@ def test_one_card_is_found_and_rectified_upright(angle, tilt, seed):
     assert error < 30
 
 
+@pytest.mark.parametrize("art,angle", [("act-draw", -30), ("num-2", 100), ("rune-star", 5)])
+def test_a_capture_is_cut_on_the_cards_edge_not_its_shadow_or_printed_frame(art, angle):
+    from tests.vision.test_cards_rim import pale_table, with_shadow
+
+    corners = cs.card_corners((480, 360), 300, angle)
+    face = card_image(cs.place(with_shadow(pale_table(), corners), cs.faces()[art], corners))
+    clean = cv2.resize(cs.faces()[art], (face.shape[1], face.shape[0]),
+                       interpolation=cv2.INTER_AREA).astype(float)
+    clean *= face.reshape(-1, 3).mean(axis=0) / clean.reshape(-1, 3).mean(axis=0)  # same light
+    error = min(np.abs(face - ref).mean() for ref in (clean, clean[::-1, ::-1]))
+    assert error < 10  # a crop a few pixels off (frame, shadow) is 15-25 levels off
+
+
+def test_a_capture_under_a_warm_uneven_light_is_saved_as_under_white_light():
+    from tests.vision.test_cards_light import lit
+
+    frame = lit(one_card("hero-fox", angle=20), (0.75, 0.9, 1.05), 0.3)
+    face = card_image(frame)
+    clean = cv2.resize(cs.faces()["hero-fox"], (face.shape[1], face.shape[0]),
+                       interpolation=cv2.INTER_AREA)
+    error = min(np.abs(face.astype(int) - ref.astype(int)).mean()
+                for ref in (clean, clean[::-1, ::-1]))
+    assert error < 10  # the face as the camera saw it is ~50 levels off
+
+
 def test_no_card_and_two_cards_are_refused_with_a_sentence():
     with pytest.raises(NoCardInView, match="^No card in view: put one card face up under "
                                            "the camera.$"):
