@@ -174,3 +174,52 @@ def test_a_part_read_looks_again_at_a_card_the_change_touches():
     assert reader.reads == 2
     assert landed.ids == read_cards(frame, cs.deck()).ids
     assert not any(s is before.cards[0] for s in landed.cards)
+
+
+def _searched(monkeypatch) -> list[tuple[int, int]]:
+    """The (height, width) of every picture ``CardReader`` searched for card outlines."""
+    import vision.cards_track as track
+
+    sizes: list[tuple[int, int]] = []
+    real = track.find_card_quads
+
+    def spy(frame, aspect, *, params):
+        sizes.append(frame.shape[:2])
+        return real(frame, aspect, params=params)
+
+    monkeypatch.setattr(track, "find_card_quads", spy)
+    return sizes
+
+
+def test_outlines_are_searched_again_only_around_the_change(monkeypatch):
+    sizes = _searched(monkeypatch)
+    reader = CardReader(cs.deck(), track=TrackParams(crop_below=0.7))
+    reader.read(_one_card())
+    assert sizes == [_one_card().shape[:2]]  # the first frame: all of it
+    landed = reader.read(_two_cards())
+    assert landed.ids == read_cards(_two_cards(), cs.deck()).ids == ("hero-fox", "num-4")
+    (h, w), (fh, fw) = sizes[1], _one_card().shape[:2]
+    assert h * w < 0.7 * fh * fw  # only a box around num-4
+    # hero-fox's outline was kept from the first read: its card is recalled as it was
+    fox = next(s for s in landed.cards if s.card_id == "hero-fox")
+    want = cs.card_corners((300, 360), 300, 8)
+    gap = np.hypot(*(np.array(fox.corners)[:, None] - want[None]).transpose(2, 0, 1)).min(axis=1)
+    assert gap.max() < 12
+    # off (the default), the whole frame is searched every time
+    sizes.clear()
+    reader = CardReader(cs.deck())
+    reader.read(_one_card())
+    assert reader.read(_two_cards()).ids == ("hero-fox", "num-4")
+    assert sizes == [_one_card().shape[:2]] * 2
+
+
+def test_kept_outlines_are_searched_afresh_after_a_while(monkeypatch):
+    sizes = _searched(monkeypatch)
+    reader = CardReader(cs.deck(), track=TrackParams(crop_below=0.7, carry_reads=1))
+    reader.read(_one_card())
+    reader.read(_two_cards())
+    assert reader.read(_one_card()).ids == ("hero-fox",)  # num-4 taken away again
+    # hero-fox's outline, kept over one read, is not kept over a second: the whole
+    # frame is searched again
+    assert reader.reads == 3
+    assert sizes[0] == sizes[2] == _one_card().shape[:2] != sizes[1]
