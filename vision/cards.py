@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from vision.cards_aspect import measured_aspect
 from vision.cards_beyond import beyond_frame, leaves_frame
 from vision.cards_find import find_card_quads
 from vision.cards_keys import find_keypoint_quads
@@ -78,6 +79,20 @@ def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]
     edges = edges_at(frame, params.find.work_side, halved) if promising or keyed else None
     stages = snap_stages(frame, promising, deck, params, halved=halved, edges=edges)
     first_pass = name_stages(frame, stages, deck, params, fine=fine)
+    # the cards named surely and whole may show the card's own aspect, not the deck's
+    # (references cut from the card): the outlines are searched again at it
+    sure = [s.corners for s, _ in first_pass if s.card_id is not None
+            and s.distance <= params.match.sure_distance
+            and not leaves_frame(s.corners, frame.shape)]
+    aspect = measured_aspect(sure, deck.aspect)
+    if aspect is not None:
+        again = [q for q in find_card_quads(frame, aspect, params=params.find)
+                 if not any(iou(q, s.corners) > params.same_card_iou
+                            for s, _ in first_pass if s.card_id is not None)]
+        extra = [c for c in coarse_all(frame, again, deck, halved=halved) if c[0].min() <= gate]
+        first += extra
+        first_pass += name_stages(frame, snap_stages(frame, extra, deck, params, halved=halved,
+                                                     edges=edges), deck, params, fine=fine)
     found = suppress(first_pass, params.same_card_iou)
     hidden: list[tuple[CardSighting, Evidence]] = []
     for _ in range(params.hidden_rounds):  # a fan: each card lies under the next one
