@@ -1,0 +1,65 @@
+"""Which way a card lies under a perspective view: its true width over height.
+
+A card seen at a slant is foreshortened along the view: far from the camera, its long
+side can look shorter than its short side, so the lengths of an outline's sides do not
+tell which way the card lies. The outline's perspective does: a rectangle's image has two
+vanishing points, and with the camera's focal length they give the rectangle's true
+aspect (Zhang and He, "Whiteboard scanning and image enhancement", 2007; the principal
+point taken at the frame's centre, square pixels). The focal length is not known; the
+aspect is measured over the range of ordinary cameras' fields of view, and an outline
+whose reading depends on it (or on noise in its corners) is taken as unclear.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# focal lengths tried, in frame long sides: fields of view of about 100 to 40 degrees
+FOCAL_RANGE = (0.5, 0.8, 1.4)
+
+
+def true_aspect(quad: np.ndarray, focal: float, centre: tuple[float, float]) -> float:
+    """Width over height of the rectangle whose perspective image is ``quad``.
+
+    Parameters
+    ----------
+    quad : ndarray of shape (4, 2)
+        Corners (x, y) in frame pixels, in the order top-left, top-right, bottom-right,
+        bottom-left of the rectangle (width: the first side).
+    focal : float
+        The camera's focal length, frame pixels.
+    centre : (float, float)
+        The principal point (x, y), frame pixels.
+
+    Returns
+    -------
+    float
+        The aspect; the plain ratio of side lengths' affine estimate when the outline
+        shows no perspective, nan for a degenerate outline.
+    """
+    q = np.asarray(quad, np.float64)
+    if q.shape != (4, 2):
+        raise ValueError(f"quad must be 4 corners (x, y), got shape {q.shape}")
+    m1, m2, m4, m3 = (np.array([x - centre[0], y - centre[1], focal]) / focal for x, y in q)
+    den2, den3 = np.dot(np.cross(m2, m4), m3), np.dot(np.cross(m3, m4), m2)
+    if abs(den2) < 1e-12 or abs(den3) < 1e-12:
+        return float("nan")
+    # each side's direction on the card's plane, up to scale (the camera's frame, unit focal)
+    n2 = np.dot(np.cross(m1, m4), m3) / den2 * m2 - m1
+    n3 = np.dot(np.cross(m1, m4), m2) / den3 * m3 - m1
+    width, height = float(np.dot(n2, n2)), float(np.dot(n3, n3))
+    return float(np.sqrt(width / height)) if height > 0 else float("nan")
+
+
+def is_clear_way(quad: np.ndarray, frame_shape: tuple[int, ...], upright: bool,
+                 band: float) -> bool:
+    """True when the card's true aspect (:func:`true_aspect`) agrees that it lies
+    ``upright`` (the first side, top-left to top-right, its short side) by more than
+    ``band`` (a ratio, e.g. 1.15) at every focal length of ``FOCAL_RANGE``."""
+    h, w = frame_shape[:2]
+    centre = (w / 2, h / 2)
+    for k in FOCAL_RANGE:
+        r = true_aspect(quad, k * max(h, w), centre)
+        if not np.isfinite(r) or (r * band >= 1 if upright else r <= band):
+            return False
+    return True
