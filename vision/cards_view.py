@@ -40,15 +40,25 @@ def true_aspect(quad: np.ndarray, focal: float, centre: tuple[float, float]) -> 
     q = np.asarray(quad, np.float64)
     if q.shape != (4, 2):
         raise ValueError(f"quad must be 4 corners (x, y), got shape {q.shape}")
-    m1, m2, m4, m3 = (np.array([x - centre[0], y - centre[1], focal]) / focal for x, y in q)
-    den2, den3 = np.dot(np.cross(m2, m4), m3), np.dot(np.cross(m3, m4), m2)
+    # rays through the corners (camera frame, unit focal): top-left, top-right, bottom-left,
+    # bottom-right; plain floats, as this runs for every outline ranked
+    m1, m2, m4, m3 = (((x - centre[0]) / focal, (y - centre[1]) / focal, 1.0)
+                      for x, y in q.tolist())
+    den2, den3 = _triple(m2, m4, m3), _triple(m3, m4, m2)
     if abs(den2) < 1e-12 or abs(den3) < 1e-12:
         return float("nan")
-    # each side's direction on the card's plane, up to scale (the camera's frame, unit focal)
-    n2 = np.dot(np.cross(m1, m4), m3) / den2 * m2 - m1
-    n3 = np.dot(np.cross(m1, m4), m2) / den3 * m3 - m1
-    width, height = float(np.dot(n2, n2)), float(np.dot(n3, n3))
+    # each side's direction on the card's plane, up to a common scale
+    k2, k3 = _triple(m1, m4, m3) / den2, _triple(m1, m4, m2) / den3
+    n2 = [k2 * b - a for a, b in zip(m1, m2)]
+    n3 = [k3 * b - a for a, b in zip(m1, m3)]
+    width, height = sum(v * v for v in n2), sum(v * v for v in n3)
     return float(np.sqrt(width / height)) if height > 0 else float("nan")
+
+
+def _triple(a: tuple, b: tuple, c: tuple) -> float:
+    """(a x b) . c of three 3-vectors."""
+    return ((a[1] * b[2] - a[2] * b[1]) * c[0] + (a[2] * b[0] - a[0] * b[2]) * c[1]
+            + (a[0] * b[1] - a[1] * b[0]) * c[2])
 
 
 def is_clear_way(quad: np.ndarray, frame_shape: tuple[int, ...], upright: bool,

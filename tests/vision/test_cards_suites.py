@@ -53,8 +53,8 @@ def test_rendered_suite_never_names_a_card_that_is_not_there(scenes):
 
 
 def test_rendered_suite_exact_sets_and_recall_floor(scenes):
-    assert scenes["exact"] >= 0.93  # measured 0.9625 (77/80)
-    assert scenes["recall"] >= 0.955  # measured 0.98
+    assert scenes["exact"] >= 0.975  # measured 1.0 (80/80)
+    assert scenes["recall"] >= 0.99  # measured 1.0
 
 
 def test_real_pinochle_photos_precision(pinochle):
@@ -62,8 +62,8 @@ def test_real_pinochle_photos_precision(pinochle):
 
 
 def test_real_pinochle_photos_floor(pinochle):
-    assert pinochle["exact"] >= 0.84  # measured 0.851 (57/67)
-    assert pinochle["recall"] >= 0.90  # measured 0.909
+    assert pinochle["exact"] >= 0.85  # measured 0.866 (58/67)
+    assert pinochle["recall"] >= 0.91  # measured 0.916
 
 
 def test_suites_are_in_the_contract_format():
