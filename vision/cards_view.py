@@ -73,3 +73,12 @@ def is_clear_way(quad: np.ndarray, frame_shape: tuple[int, ...], upright: bool,
         if not np.isfinite(r) or (r * band >= 1 if upright else r <= band):
             return False
     return True
+
+
+def true_aspects(quad: np.ndarray, frame_shape: tuple[int, ...]) -> list[float]:
+    """:func:`true_aspect` of ``quad`` (first side as width) at each focal length of
+    ``FOCAL_RANGE``, for a frame of ``frame_shape`` (H, W, ...); degenerate readings left
+    out."""
+    h, w = frame_shape[:2]
+    found = (true_aspect(quad, k * max(h, w), (w / 2, h / 2)) for k in FOCAL_RANGE)
+    return [r for r in found if np.isfinite(r)]

@@ -7,6 +7,7 @@ import pytest
 
 from tests.vision.cards_support import deck, faces, place, table
 from vision.cards import name_quad
+from vision.cards_find import _canonical, find_card_quads
 from vision.cards_stages import assignments
 from vision.cards_view import is_clear_way, true_aspect
 
@@ -70,3 +71,20 @@ def test_a_far_slanted_card_is_named() -> None:
     frame = place(table(), faces()["num-3"], quad)
     sighting = name_quad(frame, quad, deck())
     assert sighting is not None and sighting.card_id == "num-3"
+
+
+def test_a_far_card_that_looks_square_is_outlined():
+    # seen at a slant from afar, a lone card is foreshortened to a square: its outline is
+    # a clean quad whose side lengths no longer show the card's aspect, its perspective does
+    w, h = 63.0, 88.0
+    corners = _seen(np.array([[-w / 2, h / 2], [w / 2, h / 2], [w / 2, -h / 2],
+                              [-w / 2, -h / 2]]) + [40, 228], slant=60, height=200)
+    sides = np.hypot(*(np.roll(corners, -1, axis=0) - corners).T)
+    ratio = (sides[0] + sides[2]) / (sides[1] + sides[3])
+    assert min(ratio, 1 / ratio) > 0.93  # squarer than any card lying flat before the camera
+    frame = place(table(), faces()["num-6"], corners)
+    quads = find_card_quads(frame, deck().aspect)
+    gaps = [np.abs(_canonical(q[None])[0] - _canonical(corners[None])[0]).max() for q in quads]
+    assert min(gaps) < 4  # pixels
+    sighting = name_quad(frame, quads[int(np.argmin(gaps))], deck())
+    assert sighting is not None and sighting.card_id == "num-6"
