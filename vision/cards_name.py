@@ -100,13 +100,13 @@ def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
         # the part seen only (the hidden part pulls the alignment of a strip astray)
         dist[best] = min(dist[best], _seen_distance(picks[best], light, fine_card, valid,
                                                     bank, params))
+    if dist[best] > params.max_fine_distance:  # a face the duel turned to, past the gate
+        return Match(None, best, dist[best], 0.0, rival, picks[best] >= n, margin, support)
     abs_conf = float(np.clip((params.max_fine_distance - dist[best])
                              / (params.max_fine_distance - params.sure_distance), 0, 1))
     conf = min(abs_conf, float(np.clip(margin / (2 * params.min_margin), 0, 1)))
-    # named only when it beats its look-alikes and also shows their telling detail itself,
-    # and passes the gate itself (a face the duel turned to may lie further than the best)
-    sure = (margin >= params.min_margin and support >= params.min_support
-            and dist[best] <= params.max_fine_distance)
+    # named only when it beats its look-alikes and also shows their telling detail itself
+    sure = margin >= params.min_margin and support >= params.min_support
     return Match(best if sure else None, best, dist[best], conf if sure else min(conf, 0.49),
                  rival, picks[best] >= n, margin, support)
 
