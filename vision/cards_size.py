@@ -89,7 +89,7 @@ def sized_pass(frame: np.ndarray, quads: list[np.ndarray], coarse: list[float],
                edges: tuple[np.ndarray, np.ndarray, float] | None
                ) -> list[tuple[CardSighting, Evidence]]:
     """Name the cards whose outlines :func:`sized_quads` completes at the named cards'
-    size; only cards named outright, none where a card is named already.
+    size; only cards named outright, none where a card is named or left unsure already.
 
     ``halved`` and ``edges``: the frame halved (``cards_stages.halve``) and its edge
     gradients (``cards_stages.edges_at``; None when there was nothing to snap, and then
@@ -98,7 +98,11 @@ def sized_pass(frame: np.ndarray, quads: list[np.ndarray], coarse: list[float],
     named = [np.array(s.corners, np.float32) for s, _ in found if s.card_id is not None]
     if not named or edges is None:
         return []
-    more = sized_quads(quads, coarse, named, SIZE_GAP * max(frame.shape[:2]))
+    # a place already judged, named or left unsure (a look-alike too close to call), is
+    # not judged again from a completion
+    judged = [np.array(s.corners, np.float32) for s, _ in found]
+    more = [q for q in sized_quads(quads, coarse, named, SIZE_GAP * max(frame.shape[:2]))
+            if all(iou_quads(q, t) <= 2 * SIZE_APART for t in judged)]
     stages = [c for c in coarse_all(frame, more, deck, halved=halved)
               if c[0].min() <= params.match.max_distance]
     if not stages:
@@ -109,5 +113,5 @@ def sized_pass(frame: np.ndarray, quads: list[np.ndarray], coarse: list[float],
                          halved=halved, edges=edges)
     new = suppress(name_stages(frame, stages, deck, params), params.same_card_iou)
     return [f for f in new if f[0].card_id is not None and all(
-        iou_quads(np.array(f[0].corners, np.float32), t) <= SIZE_APART for t in named)]
+        iou_quads(np.array(f[0].corners, np.float32), t) <= SIZE_APART for t in judged)]
 
