@@ -27,6 +27,7 @@ from vision.cards_find import find_card_quads
 from vision.cards_keys import find_keypoint_quads
 from vision.cards_look import hidden_pass, occluded_pass, vouched
 from vision.cards_match import MatchParams
+from vision.cards_size import sized_pass
 from vision.cards_stages import (CardParams, Evidence, check_frame, coarse_all, doubt,
                                  edges_at, fine_stage, halve, iou, is_contradicted,
                                  name_stages, rectify, snap_stages, suppress)
@@ -94,6 +95,10 @@ def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]
         first_pass += name_stages(frame, snap_stages(frame, extra, deck, params, halved=halved,
                                                      edges=edges), deck, params, fine=fine)
     found = suppress(first_pass, params.same_card_iou)
+    # corners cut short, completed again at the size of the cards just named
+    near = [float(c[0].min()) for c in first[:len(quads)]]
+    found = suppress(found + sized_pass(frame, quads, near, found, deck, params,
+                                        halved=halved, edges=edges), params.same_card_iou)
     hidden: list[tuple[CardSighting, Evidence]] = []
     for _ in range(params.hidden_rounds):  # a fan: each card lies under the next one
         more = vouched(frame, keyed, found + hidden, deck, params, halved=halved, edges=edges)

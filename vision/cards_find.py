@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.cards_view import true_aspects
+
 
 @dataclass(frozen=True)
 class FindParams:
@@ -209,7 +211,8 @@ def _contour_quads(contour: np.ndarray, mask: np.ndarray, aspect: float,
     approx = cv2.approxPolyDP(hull, 0.04 * peri, True).reshape(-1, 2).astype(np.float32)
     hull_area = cv2.contourArea(hull)
     if len(approx) == 4 and lo <= hull_area <= hi and cv2.isContourConvex(approx):
-        if cv2.contourArea(contour) > 0.88 * cv2.contourArea(approx) and _sides_ok(approx, aspect):
+        if (cv2.contourArea(contour) > 0.88 * cv2.contourArea(approx)
+                and _sides_ok(approx, aspect, mask.shape)):
             out.append(refine_quad(approx, contour.reshape(-1, 2).astype(np.float32)))
     poly = cv2.approxPolyDP(contour, 0.012 * cv2.arcLength(contour, True), True)
     poly = poly.reshape(-1, 2).astype(np.float32)
@@ -336,13 +339,14 @@ def _side_guesses(la: float, lb: float, aspect: float, tol: float) -> list[tuple
     return guesses
 
 
-def _sides_ok(quad: np.ndarray, aspect: float) -> bool:
-    """A clean quad whose side ratio is within a perspective-tolerant band of the aspect."""
+def _sides_ok(quad: np.ndarray, aspect: float, shape: tuple[int, ...]) -> bool:
+    """A clean quad whose side ratio, or true aspect under its perspective (``cards_view``:
+    a far card at a slant looks square), is within a tolerant band of the aspect."""
     sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
     short, long_ = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    ratio = min(short, long_) / max(short, long_)
     target = min(aspect, 1 / aspect)
-    return 0.6 * target <= ratio <= min(0.97, 1.3 * target)
+    return any(0.6 * target <= min(r, 1 / r) <= min(0.97, 1.3 * target)
+               for r in [short / long_] + true_aspects(quad, shape) if r > 0)
 
 
 _GRID_U, _GRID_V = (g.reshape(-1, 1) for g in np.meshgrid(

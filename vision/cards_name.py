@@ -100,6 +100,13 @@ def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
     if duels:
         margin = min(m for m, _ in duels.values())
         support = min(c for _, c in duels.values())
+    if dist[best] > params.max_fine_distance and not valid.all():
+        # a face the duel turned to lies past the gate: laid over the card again, aligned on
+        # the part seen only (the hidden part pulls the alignment of a strip astray)
+        dist[best] = min(dist[best], _seen_distance(picks[best], light, fine_card, valid,
+                                                    bank, params))
+    if dist[best] > params.max_fine_distance:  # a face the duel turned to, past the gate
+        return Match(None, best, dist[best], 0.0, rival, picks[best] >= n, margin, support)
     abs_conf = float(np.clip((params.max_fine_distance - dist[best])
                              / (params.max_fine_distance - params.sure_distance), 0, 1))
     conf = min(abs_conf, float(np.clip(margin / (2 * params.min_margin), 0, 1)))
@@ -176,6 +183,30 @@ def _fine_fits(picks: dict[str, int], light: np.ndarray, fine_card: np.ndarray,
         if len(dist) == 1 and dist[cid] > params.max_fine_distance + CLEARLY_NONE:
             break
     return aligned, masks, dist, warps
+
+
+def _seen_distance(i: int, light: np.ndarray, fine_card: np.ndarray, valid: np.ndarray,
+                   bank: Bank, params: MatchParams) -> float:
+    """Fine distance of reference ``i`` (0 or 180 degrees) laid over the card by an
+    alignment fitted on the part of it seen (``valid``) only; inf when that fit fails."""
+    h, w = light.shape
+    seen = cv2.resize(valid.astype(np.uint8) * 255, (w, h), interpolation=cv2.INTER_AREA)
+    eye = np.eye(2, 3, dtype=np.float32)
+    try:  # the card is the moving image here: its mask is the one ECC takes in OpenCV 4
+        _, back = cv2.findTransformECC(bank.light[i], light, eye.copy(), cv2.MOTION_AFFINE,
+                                       (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20,
+                                        1e-3), (seen == 255).astype(np.uint8), 1)
+    except cv2.error:
+        return float("inf")
+    warp = cv2.invertAffineTransform(back)
+    if np.abs(warp[:, :2] - np.eye(2)).max() > 0.12 or np.abs(warp[:, 2]).max() > 0.12 * max(h, w):
+        return float("inf")  # strayed too far, as :func:`cards_match.align` refuses
+    n = len(bank.ids)
+    query = warp_to_ref(features(fine_card, FINE_BLUR), warp, FINE_SCALE)
+    mask = warp_to_ref(valid.astype(np.float32), warp, FINE_SCALE,
+                       border=cv2.BORDER_REPLICATE) > 0.5
+    ref = bank.fine[i % n]
+    return fine_distance(query, mask, ref[::-1, ::-1] if i >= n else ref, keep=params.keep_cells)
 
 
 SHARP_BLUR = FINE_BLUR  # feature blur of the sharp look (fraction of the card height)

@@ -22,6 +22,7 @@ from vision.cards_keys import KeyParams
 from vision.cards_match import MatchParams
 from vision.cards_name import name_card
 from vision.cards_snap import edge_gradient, snap_quads
+from vision.cards_view import is_clear_way
 from vision.deck import Deck
 from vision.results import CardSighting
 
@@ -122,8 +123,14 @@ def rectify(frame: np.ndarray, quad: np.ndarray, size: tuple[int, int], *,
     return card, valid
 
 
-def assignments(quad: np.ndarray) -> list[np.ndarray]:
-    """Corner orders to try: the card's long side vertical, or both when unclear."""
+def assignments(quad: np.ndarray, frame_shape: tuple[int, ...] | None = None
+                ) -> list[np.ndarray]:
+    """Corner orders to try: the card's long side vertical, or both when unclear.
+
+    With ``frame_shape`` (the frame's (H, W, ...)), the side lengths decide only when the
+    outline's perspective agrees (``cards_view``: a card far off at a slant is
+    foreshortened, its long side may look the shorter).
+    """
     q = quad.astype(np.float32)
     x, y = q[:, 0], q[:, 1]
     if np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)) < 0:
@@ -131,7 +138,8 @@ def assignments(quad: np.ndarray) -> list[np.ndarray]:
     sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
     across, down = sides[0] + sides[2], sides[1] + sides[3]
     first, second = q, np.roll(q, -1, axis=0)
-    if max(across, down) / max(min(across, down), 1e-6) < 1.15:
+    if max(across, down) / max(min(across, down), 1e-6) < 1.15 or (
+            frame_shape is not None and not is_clear_way(first, frame_shape, down > across, 1.15)):
         return [first, second]
     return [first] if down > across else [second]
 
@@ -158,7 +166,7 @@ def coarse_all(frame: np.ndarray, quads: list[np.ndarray], deck: Deck, *,
         k_up = 1
     owner, orders, cards, valids = [], [], [], []
     for k, quad in enumerate(quads):
-        for order in assignments(quad):
+        for order in assignments(quad, frame.shape):
             card, valid = rectify(src, order * (0.5 if half else 1.0), (k_up * h, k_up * w),
                                   usable=src_usable)
             owner.append(k)
