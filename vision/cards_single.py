@@ -4,6 +4,12 @@
 that are whole cards (the colour changes across all four sides, as at a card's edge and
 rarely along a made-up outline on a patterned table); :func:`card_outline` fits the
 chosen one again on a crop around it and orders its corners as a portrait card's.
+
+When no hypothesis passes, the few that nearly do are put on the card's rim
+(:func:`vision.cards_rim.snap_to_rim`) and tested again: the edge test probes a few
+pixels either side of the outline, so a hypothesis 2-5% off a card whose edge is faint
+(a white card on a pale table) probes the card's white margin or the table on one side
+and fails, though the card is plainly there.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import numpy as np
 
 from vision.cards_face import find_face_outline
 from vision.cards_find import find_card_quads
+from vision.cards_rim import snap_to_rim
 
 #: Colour distance (0-441) across a card's edge that counts as an edge: low enough for a
 #: pale card on a pale table, or a grey card on a dim grey cloth.
@@ -20,6 +27,9 @@ EDGE_SHARE, EDGE_SIDE = 0.85, 0.6  # share of edge points that must show it: all
 EDGE_CLEAR = 0.95  # an outline this clear is preferred to a larger, less clear one
 SHAPE_GAIN = 0.05  # an outer outline this much nearer the deck's aspect beats a printed frame
 FRAME_SHARE = 2.5  # a printed frame covers more than 1 / FRAME_SHARE of its card
+#: With no outline passing, this many of those with this share of edge points or more are
+#: put on the rim and tested again (each snap costs some 20-50 ms).
+RESCUE_TRIES, RESCUE_SHARE = 3, 0.7
 
 
 def whole_cards(frame: np.ndarray, aspect: float) -> list[np.ndarray]:
@@ -44,11 +54,13 @@ def _whole_cards(frame: np.ndarray, quads: list[np.ndarray], contrast: float,
     printed frames have edges all round too (a made-up outline on a patterned table
     around the card rarely shows an edge at every point). But a clear printed frame
     (an art box) loses to an outline around it that has the deck's shape."""
-    passing = []
-    for quad in quads:
-        share, weakest = _edge_score(frame, quad, contrast)
-        if share >= EDGE_SHARE and weakest >= EDGE_SIDE:
-            passing.append((share >= EDGE_CLEAR, quad_area(quad), quad))
+    scored = [(_edge_score(frame, quad, contrast), quad) for quad in quads]
+    if not any(_passes(score) for score, _ in scored):
+        near = sorted((p for p in scored if p[0][0] >= RESCUE_SHARE), key=lambda p: -p[0][0])
+        snapped = [snap_to_rim(frame, quad) for _, quad in near[:RESCUE_TRIES]]
+        scored = [(_edge_score(frame, quad, contrast), quad) for quad in snapped]
+    passing = [(score[0] >= EDGE_CLEAR, quad_area(quad), quad)
+               for score, quad in scored if _passes(score)]
     passing.sort(key=lambda p: (-p[0], -p[1]))
     cards: list[np.ndarray] = []
     for _, _, quad in passing:
@@ -56,6 +68,11 @@ def _whole_cards(frame: np.ndarray, quads: list[np.ndarray], contrast: float,
             continue  # an outline inside a card already counted (or around it)
         cards.append(quad)
     return [_outer_card(c, [q for _, _, q in passing], aspect) for c in cards]
+
+
+def _passes(score: tuple[float, float]) -> bool:
+    """True when an edge score (share of all points, of the weakest side) is an edge all round."""
+    return score[0] >= EDGE_SHARE and score[1] >= EDGE_SIDE
 
 
 def _outer_card(card: np.ndarray, passing: list[np.ndarray], aspect: float) -> np.ndarray:
