@@ -19,6 +19,8 @@ import functools
 import cv2
 import numpy as np
 
+from vision.cards_snap import meet as line_meet
+
 RIM_BAND = 0.10  # how far a side may move, as a fraction of the card's long side
 RIM_STEP = 0.5  # pixels between the offsets tried
 RIM_SAMPLES = 40  # profiles across each side
@@ -74,7 +76,7 @@ def snap_to_rim(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
         lines.append((p0 + d0 * normal, p1 + d1 * normal))
     out = q.copy()
     for i in range(4):
-        meet = _meet(lines[i - 1], lines[i])
+        meet = line_meet(lines[i - 1], lines[i])
         if meet is not None and np.hypot(*(meet - q[i])) < 3 * band:
             out[i] = meet
     return out + corner
@@ -141,15 +143,3 @@ def _shadow_edges(colour: np.ndarray) -> np.ndarray:
     ratio = inner / outer
     darker = (ratio.max(axis=2) <= SHADOW_RATIO[1]) & (ratio.min(axis=2) >= SHADOW_RATIO[0])
     return darker & (ratio.max(axis=2) - ratio.min(axis=2) <= SHADOW_HUE)
-
-
-def _meet(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
-          ) -> np.ndarray | None:
-    """Where line a (two points) crosses line b, or None when they are parallel."""
-    (p1, p2), (q1, q2) = a, b
-    u, v = p2 - p1, q2 - q1
-    den = u[0] * v[1] - u[1] * v[0]
-    if abs(den) < 1e-6 * (np.hypot(*u) * np.hypot(*v) + 1e-6):
-        return None
-    t = ((q1[0] - p1[0]) * v[1] - (q1[1] - p1[1]) * v[0]) / den
-    return (p1 + t * u).astype(np.float32)

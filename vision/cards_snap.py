@@ -44,7 +44,7 @@ def snap_quads(quads: list[np.ndarray], gx: np.ndarray, gy: np.ndarray) -> list[
     for quad, p, q in zip(quads, starts, ends):
         snapped = quad.astype(np.float32).copy()
         for i in range(4):
-            x = _meet((p[i - 1], q[i - 1]), (p[i], q[i]))
+            x = meet((p[i - 1], q[i - 1]), (p[i], q[i]))
             if x is not None and np.hypot(*(x - quad[i])) < 0.25 * np.hypot(
                     *(quad[1] - quad[0])) + 5:
                 snapped[i] = x
@@ -85,8 +85,9 @@ def _snap_sides(p: np.ndarray, q: np.ndarray, gx: np.ndarray, gy: np.ndarray
     return np.where(move[:, None], new_p, p), np.where(move[:, None], new_q, q)
 
 
-def _meet(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
-          ) -> np.ndarray | None:
+def meet(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
+         ) -> np.ndarray | None:
+    """Where line a (two points) crosses line b, or None when they are parallel."""
     (p1, p2), (q1, q2) = a, b
     u, v = p2 - p1, q2 - q1
     den = u[0] * v[1] - u[1] * v[0]

@@ -72,19 +72,10 @@ def is_lit_on_cloth(work: np.ndarray, box: np.ndarray, params: DiceParams) -> bo
     quarter of the ring or more, else of the whole ring. On a two-coloured check the
     light squares around a die of the other colour are brighter than its top; the cloth
     of its colour is not, unless in the shade of a die (a patch of it then is darker)."""
-    c = box.mean(axis=0)
-    outer = (box - c) * 1.8 + c
-    x0, y0 = (int(v) for v in np.maximum(0, np.floor(outer.min(axis=0))))
-    x1, y1 = (int(v) for v in np.ceil(outer.max(axis=0)) + 1)
-    crop = work[y0:y1, x0:x1]
-    if crop.shape[0] < 4 or crop.shape[1] < 4:
+    parts = _box_and_ring(work, box)
+    if parts is None:
         return False
-    value = cv2.max(cv2.max(crop[..., 0], crop[..., 1]), crop[..., 2])
-    inner, ring = np.zeros(value.shape, np.uint8), np.zeros(value.shape, np.uint8)
-    at = np.array([x0, y0])
-    cv2.fillConvexPoly(inner, np.round((box - c) * 0.8 + c - at).astype(np.int32), 255)
-    cv2.fillConvexPoly(ring, np.round(outer - at).astype(np.int32), 255)
-    cv2.fillConvexPoly(ring, np.round((box - c) * 1.2 + c - at).astype(np.int32), 0)
+    crop, value, inner, ring = parts
     if not cv2.countNonZero(inner) or not cv2.countNonZero(ring):
         return False
     cls = faces_.class_map(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV), params.hue_edges,
@@ -130,23 +121,35 @@ def is_lit_top(work: np.ndarray, box: np.ndarray, *, margin: float = 0.0) -> boo
     quarters of a ring around it (from 1.2 to 1.8 times the box about its centre), by
     more than ``margin`` levels: a top face lit from above, not a patch of the cloth in
     a die's shade."""
+    parts = _box_and_ring(work, box)
+    if parts is None:
+        return False
+    _, value, inner, ring = parts
+    middle, around = value[inner > 0], value[ring > 0]
+    if middle.size == 0 or around.size == 0:
+        return False
+    return float(np.median(middle)) > faces_.percentile(around, 75) + margin
+
+
+def _box_and_ring(work: np.ndarray, box: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The crop around ``box`` (4, 2) out to 1.8 times it, its brightness (largest
+    channel), and masks of the box's middle (0.8 of it) and of the ring from 1.2 to 1.8
+    times it; None when the crop is under 4 pixels a side."""
     c = box.mean(axis=0)
     outer = (box - c) * 1.8 + c
     x0, y0 = (int(v) for v in np.maximum(0, np.floor(outer.min(axis=0))))
     x1, y1 = (int(v) for v in np.ceil(outer.max(axis=0)) + 1)
     crop = work[y0:y1, x0:x1]
     if crop.shape[0] < 4 or crop.shape[1] < 4:
-        return False
+        return None
     value = cv2.max(cv2.max(crop[..., 0], crop[..., 1]), crop[..., 2])
     inner, ring = np.zeros(value.shape, np.uint8), np.zeros(value.shape, np.uint8)
     at = np.array([x0, y0])
     cv2.fillConvexPoly(inner, np.round((box - c) * 0.8 + c - at).astype(np.int32), 255)
     cv2.fillConvexPoly(ring, np.round(outer - at).astype(np.int32), 255)
     cv2.fillConvexPoly(ring, np.round((box - c) * 1.2 + c - at).astype(np.int32), 0)
-    middle, around = value[inner > 0], value[ring > 0]
-    if middle.size == 0 or around.size == 0:
-        return False
-    return float(np.median(middle)) > faces_.percentile(around, 75) + margin
+    return crop, value, inner, ring
 
 
 def in_cloth_shade(box: np.ndarray, hsv: np.ndarray, origin: tuple[int, int],
