@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from vision.cards_find import card_white
+from vision.cards_match import MatchParams
 from vision.cards_snap import snap_quad
 from vision.cards_stages import (SAME_OUTLINE, CardParams, Evidence, coarse_all, fine_stage,
                                  iou_quads, name_stages, suppress)
@@ -125,8 +126,9 @@ def occluded_pass(frame: np.ndarray, stages: list, found: list[tuple[CardSightin
               if c[0].min() <= params.match.max_distance]
     # the part compared is chosen by its colour, not known from a card on top: only a
     # match trusted by itself counts (a whole card back inside a larger outline, compared
-    # on its white part alone, came within the usual gate of one of 120 faces)
-    named_now = name_stages(frame, stages, deck, params, usable=white)
+    # on its white part alone, came within the usual gate of one of 120 faces); of that
+    # part, only what joins the card's own seen corners (:func:`_cornered`)
+    named_now = name_stages(frame, stages, deck, params, usable=white, fine=_fine_cornered)
     return [f for f in suppress(named_now, params.same_card_iou) if f[0].card_id is not None
             and f[0].distance <= params.match.sure_distance]
 
@@ -142,14 +144,42 @@ def _usable_mask(shape: tuple[int, ...], tops: list[np.ndarray], margin: float) 
     return usable
 
 
+def _fine_cornered(frame: np.ndarray, coarse: tuple, deck: Deck, params: MatchParams, *,
+                   usable: np.ndarray) -> tuple[CardSighting, Evidence] | None:
+    """``fine_stage`` with ``usable`` (card-white) cut to what joins the card's corners."""
+    return fine_stage(frame, coarse, deck, params, usable=_cornered(coarse[1], usable))
+
+
+def _cornered(quad: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """``white`` ((H, W) uint8, 255 for card-white) inside ``quad``, kept only in the
+    pieces that hold one of the card's corners.
+
+    A card partly under a box shows its paper joined to its own seen corners; a white
+    thing beyond the box (a cloth, a bag, a book's pages) inside the outline is no part of
+    the card that can be told by its colour, and compared as card it drags every face's
+    fit down (a nine's strip beside a box with a crumpled white bag past it).
+    """
+    inner = np.zeros_like(white)
+    cv2.fillConvexPoly(inner, np.round(quad).astype(np.int32), 255)
+    _, labels = cv2.connectedComponents(cv2.bitwise_and(white, inner), connectivity=8)
+    h, w = white.shape
+    keep = {labels[y, x] for x, y in _corner_points(quad) if 0 <= x < w and 0 <= y < h} - {0}
+    return np.where(np.isin(labels, list(keep)), 255, 0).astype(np.uint8)
+
+
 def _corners_seen(quad: np.ndarray, usable: np.ndarray) -> int:
     """How many corners of ``quad`` are in the frame and not under a named card (a card
     beneath shows its own corners; an outline found along a named card's edge does not)."""
-    centre = quad.mean(axis=0)
-    pts = np.round(centre + (quad - centre) * 0.92).astype(int)
+    pts = _corner_points(quad)
     h, w = usable.shape
     inside = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] < w) & (pts[:, 1] < h)
     return int(sum(usable[y, x] > 0 for x, y in pts[inside]))
+
+
+def _corner_points(quad: np.ndarray) -> np.ndarray:
+    """A point just inside each corner of ``quad`` ((4, 2) int, x then y)."""
+    centre = quad.mean(axis=0)
+    return np.round(centre + (quad - centre) * 0.92).astype(int)
 
 
 def _seen_fraction(quad: np.ndarray, usable: np.ndarray) -> float:

@@ -62,8 +62,8 @@ def test_real_pinochle_photos_precision(pinochle):
 
 
 def test_real_pinochle_photos_floor(pinochle):
-    assert pinochle["exact"] >= 0.88  # measured 0.896 (60/67)
-    assert pinochle["recall"] >= 0.93  # measured 0.937
+    assert pinochle["exact"] >= 0.90  # measured 0.910 (61/67)
+    assert pinochle["recall"] >= 0.935  # measured 0.944
 
 
 def test_suites_are_in_the_contract_format():
