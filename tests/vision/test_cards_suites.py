@@ -62,7 +62,7 @@ def test_real_pinochle_photos_precision(pinochle):
 
 
 def test_real_pinochle_photos_floor(pinochle):
-    assert pinochle["exact"] >= 0.90  # measured 0.910 (61/67)
+    assert pinochle["exact"] >= 0.89  # measured 0.910 (61/67); one image of slack
     assert pinochle["recall"] >= 0.935  # measured 0.944
 
 
