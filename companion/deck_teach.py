@@ -32,7 +32,7 @@ from companion.games import GAMES, find_game
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")  # as vision.deck.IMAGE_SUFFIXES
 
 FACE_HEIGHT = 400  # pixels of a saved face's long side (as vision.deck.rectified_face)
-#: A card's outline has the deck's width / height give or take this much (a tilted view);
+#: A card's outline has the deck's width / height give or take this much (read in perspective);
 #: an outline further off is a printed frame or a misfit, and the capture is refused.
 SHAPE_MISFIT = 0.05
 TURN_PEERS = 40  # faces already taught that a new one is turned to lie like
@@ -181,11 +181,12 @@ def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
     from vision.cards import rectify
     from vision.cards_light import even_light
     from vision.cards_rim import snap_to_rim
-    from vision.cards_single import card_outline, shape_misfit
+    from vision.cards_single import card_outline, view_misfit
     from vision.deck import DEFAULT_ASPECT
 
     quad = snap_to_rim(frame, card_outline(frame, find_one_card(frame, aspect=aspect)))
-    if shape_misfit(quad, DEFAULT_ASPECT if aspect is None else aspect) > SHAPE_MISFIT:
+    deck_aspect = DEFAULT_ASPECT if aspect is None else aspect
+    if view_misfit(quad, deck_aspect, frame.shape) > SHAPE_MISFIT:  # seen in perspective
         raise NoCardInView("I cannot make out the card's edge: put it on a plain part of "
                            "the table, away from other things, and try again.")
     sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)

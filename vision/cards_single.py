@@ -19,6 +19,7 @@ import numpy as np
 from vision.cards_face import find_face_outline
 from vision.cards_find import find_card_quads
 from vision.cards_rim import snap_to_rim
+from vision.cards_view import true_aspects
 
 #: Colour distance (0-441) across a card's edge that counts as an edge: low enough for a
 #: pale card on a pale table, or a grey card on a dim grey cloth.
@@ -92,6 +93,22 @@ def shape_misfit(quad: np.ndarray, aspect: float) -> float:
     sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     return abs(float(min(a, b) / max(a, b, 1e-6)) - aspect)
+
+
+def view_misfit(quad: np.ndarray, aspect: float, frame_shape: tuple[int, ...]) -> float:
+    """:func:`shape_misfit` of the rectangle on the table whose perspective image is
+    ``quad`` in a frame of ``frame_shape`` (H, W, ...), at the best fitting focal length.
+
+    A card off the picture's centre, seen obliquely, looks narrower or wider than it is;
+    its true aspect (:func:`vision.cards_view.true_aspects`) is read over the ordinary
+    cameras' focal lengths, and the plain side lengths (a distant camera) count too.
+    """
+    found = [min(r, 1 / r) for r in true_aspects(quad, frame_shape) if r > 0]
+    plain = shape_misfit(quad, aspect)
+    if not found:
+        return plain
+    beyond = max(min(found) - aspect, aspect - max(found), 0.0)  # aspect between readings: 0
+    return min(plain, beyond)
 
 
 def quad_area(quad: np.ndarray) -> float:

@@ -65,6 +65,45 @@ def test_one_card_is_found_and_rectified_upright(angle, tilt, seed):
     assert error < 30
 
 
+def oblique_corners(shift: tuple[float, float], pitch: float, *, aspect: float = 252 / 352,
+                    size: tuple[int, int] = (960, 720), height: float = 260) -> np.ndarray:
+    """Corners (TL, TR, BR, BL) of a card ``shift`` card-half-heights from the point under a
+    camera pitched by ``pitch`` degrees (focal 0.8 of the frame's width, its axis through
+    the frame's centre), the card ~``height`` pixels high."""
+    w, h = size
+    f = 0.8 * w
+    a = np.radians(pitch)
+    card = (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * [aspect, 1] + shift) * 176
+    rot = np.array([[1, 0, 0], [0, np.cos(a), -np.sin(a)], [0, np.sin(a), np.cos(a)]])
+    cam = np.c_[card, np.zeros(4)] @ rot.T + [0, 0, f * 352 / height]
+    return (cam[:, :2] * f / cam[:, 2:] + [w / 2, h / 2]).astype(np.float32)
+
+
+@pytest.mark.parametrize("shift", [(1.7, 0.74), (-1.8, 0.74)])
+def test_an_off_centre_card_seen_obliquely_is_captured(shift):
+    from vision.cards_single import shape_misfit
+
+    corners = oblique_corners(shift, 20)
+    # its sides alone look 0.07 off the deck's shape: the plain check refused it
+    assert shape_misfit(corners, 252 / 352) > deck_teach.SHAPE_MISFIT
+    face = card_image(cs.place(cs.table(seed=7), cs.faces()["act-fire"], corners))
+    clean = cv2.resize(cs.faces()["act-fire"], (face.shape[1], face.shape[0]))
+    error = min(np.abs(face.astype(int) - ref.astype(int)).mean()
+                for ref in (clean, clean[::-1, ::-1]))
+    assert error < 30
+
+
+def test_an_outline_of_another_shape_in_the_same_view_is_still_a_misfit():
+    from vision.cards_single import view_misfit
+
+    def misfit(aspect: float) -> float:
+        return view_misfit(oblique_corners((1.7, 0.74), 20, aspect=aspect), 252 / 352,
+                           (720, 960))
+
+    assert misfit(252 / 352) < 0.01
+    assert misfit(1.0) > 0.15 and misfit(0.55) > 0.08  # a square, a narrow slip: refused
+
+
 @pytest.mark.parametrize("art,angle", [("act-draw", -30), ("num-2", 100), ("rune-star", 5)])
 def test_a_capture_is_cut_on_the_cards_edge_not_its_shadow_or_printed_frame(art, angle):
     from tests.vision.test_cards_rim import pale_table, with_shadow

@@ -32,14 +32,26 @@ def table(size: tuple[int, int] = (960, 720), seed: int = 0) -> np.ndarray:
     return np.clip(base + 18 * noise[..., None], 0, 255).astype(np.uint8)
 
 
+#: The camera of ``card_corners(tilt=...)``: its distance (= focal length), in card heights.
+VIEW_DISTANCE = 2.0
+
+
 def card_corners(centre: tuple[float, float], height: float, angle_deg: float, *,
                  tilt: float = 0.0) -> np.ndarray:
     """Corners (TL, TR, BR, BL) of a card of ``height`` pixels turned by ``angle_deg``;
-    ``tilt`` shrinks the far side (perspective), 0.1 = 10%."""
+    ``tilt`` views it at a slant, its far (top) side that much narrower than its near side
+    (0.1 = 10%): the card tilted about its horizontal axis and seen by a pinhole camera
+    ``VIEW_DISTANCE`` card heights away, so it is also foreshortened."""
     h = height
     w = h * 252 / 352
     pts = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
-    pts[:2, 0] *= 1 - tilt
+    if tilt:
+        d = VIEW_DISTANCE * h
+        sin = 2 * d * tilt / (h * (2 - tilt))  # (d - sin h/2) / (d + sin h/2) = 1 - tilt
+        if not 0 < sin < 1:
+            raise ValueError(f"tilt must be between 0 and {2 / (1 + 2 * VIEW_DISTANCE):.2f}")
+        depth = d - pts[:, 1] * sin  # the far side (top, y < 0) further from the camera
+        pts = pts * [1, np.sqrt(1 - sin * sin)] * d / depth[:, None]
     a = np.radians(angle_deg)
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
     return (pts @ rot.T + centre).astype(np.float32)
