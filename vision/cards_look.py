@@ -15,10 +15,10 @@ import cv2
 import numpy as np
 
 from vision.cards_find import card_white
-from vision.cards_match import MatchParams
+from vision.cards_match import Bank, MatchParams, features
 from vision.cards_snap import snap_quad
 from vision.cards_stages import (SAME_OUTLINE, CardParams, Evidence, coarse_all, fine_stage,
-                                 iou_quads, name_stages, suppress)
+                                 iou_quads, name_stages, rectify, suppress)
 from vision.deck import Deck
 from vision.results import CardSighting
 
@@ -94,6 +94,7 @@ def hidden_pass(frame: np.ndarray, quads: list[np.ndarray],
 
 OCCLUDED_COARSE = 0.8  # coarse distance of an outline, seen whole, worth a look at its white part
 OCCLUDED_SHARE = 0.85  # most of what is seen of it that may be card-white for such a look
+OCCLUDED_OWN = 0.5  # least correlation of the seen part's lightness with the named face's
 
 
 def occluded_pass(frame: np.ndarray, stages: list, found: list[tuple[CardSighting, Evidence]],
@@ -129,8 +130,34 @@ def occluded_pass(frame: np.ndarray, stages: list, found: list[tuple[CardSightin
     # on its white part alone, came within the usual gate of one of 120 faces); of that
     # part, only what joins the card's own seen corners (:func:`_cornered`)
     named_now = name_stages(frame, stages, deck, params, usable=white, fine=_fine_cornered)
+    # and the part seen must show the face's own print: a card back's repeated pattern,
+    # compared on its white lines alone, came within the sure distance of a face it bears
+    # no likeness to (no look-alike near, so no duel asked for the face's telling detail)
     return [f for f in suppress(named_now, params.same_card_iou) if f[0].card_id is not None
-            and f[0].distance <= params.match.sure_distance]
+            and f[0].distance <= params.match.sure_distance
+            and own_print(frame, f[0], deck.bank, _cornered(np.array(f[0].corners), white))
+            >= OCCLUDED_OWN]
+
+
+def own_print(frame: np.ndarray, sighting: CardSighting, bank: Bank,
+              usable: np.ndarray) -> float:
+    """Correlation (-1 to 1) of the lightness of the card seen under ``sighting`` with
+    that of the face it is named (its best reference photo), over the part of the card
+    ``usable`` ((H, W) uint8, 255 where the card is seen) shows; 0.0 when too little is
+    seen or either side is flat."""
+    h, w = bank.fine.shape[1:3]
+    card, seen = rectify(frame, np.array(sighting.corners, np.float32), (h, w), usable=usable)
+    if np.count_nonzero(seen) < 0.05 * seen.size:
+        return 0.0
+    query = features(card)[:, :, 0][seen]
+    query = query - query.mean()
+    best = 0.0
+    for i in (i for i, cid in enumerate(bank.ids) if cid == sighting.card_id):
+        ref = bank.fine[i][:, :, 0][seen]
+        ref = ref - ref.mean()
+        scale = float(np.sqrt((query ** 2).sum() * (ref ** 2).sum()))
+        best = max(best, float((query * ref).sum()) / scale if scale > 1e-6 else 0.0)
+    return best
 
 
 def _usable_mask(shape: tuple[int, ...], tops: list[np.ndarray], margin: float) -> np.ndarray:

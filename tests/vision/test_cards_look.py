@@ -84,3 +84,37 @@ def test_a_card_named_from_its_white_part_needs_a_match_trusted_by_itself(monkey
     monkeypatch.setattr(look, "name_stages", looser)
     frame = read_image(PINOCHLE / "img" / "IMG_2544.jpg")
     assert read_cards(frame, load_deck(PINOCHLE / "deck")).ids == ()
+
+
+def test_a_card_back_named_from_its_white_part_must_show_the_face_s_print(tmp_path):
+    # a rendered table with two face-down cards and no face: compared on its white lines
+    # alone, a card back came within the distance trusted by itself of a face of 120 it
+    # bears no likeness to (extra-57 at 0.305); the part seen must show the face's print
+    from scenes.card_faces import deck_specs, draw_face
+    from scenes.cards import make_plan, render
+    from vision.deck import save_face
+    from vision.imageio import decode_image
+
+    for cid, spec in deck_specs(120).items():
+        save_face(tmp_path / f"{cid}.png", draw_face(spec))
+    rng = np.random.default_rng(22)
+    plan = dataclasses.replace(make_plan("face-down", rng, sorted(deck_specs(24)),
+                                         size=(1280, 960)), ids=(), n_back=2)
+    frame = decode_image(np.frombuffer(render(plan, rng, {})[0], np.uint8))
+    assert read_cards(frame, load_deck(tmp_path)).ids == ()
+
+
+def test_the_print_seen_is_measured_against_the_named_face():
+    from vision.cards_look import own_print
+    from vision.results import CardSighting
+
+    deck = cs.deck()
+    cid = deck.ids[0]
+    corners = cs.card_corners((430, 360), 320, 12)
+    frame = cs.place(cs.table(seed=3), cs.faces()[cid], corners)
+    seen = np.full(frame.shape[:2], 255, np.uint8)
+    named = CardSighting(card_id=cid, best_guess=cid, confidence=1.0, runner_up=None,
+                         distance=0.1, corners=tuple(map(tuple, corners.tolist())))
+    assert own_print(frame, named, deck.bank, seen) > 0.8
+    backed = cs.place(cs.table(seed=3), cs.back(), corners)
+    assert abs(own_print(backed, named, deck.bank, seen)) < 0.5
