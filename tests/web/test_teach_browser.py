@@ -143,3 +143,29 @@ def test_the_host_teaches_one_card_from_the_host_page(browser, rig, shots):
     assert not (data / "decks" / "sorry-21" / "slide-15.png").exists()
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_a_game_picked_while_the_first_deck_loads_is_the_one_shown(browser, rig):
+    """The panel asks for the first game's deck when it opens; a game the host picks
+    before that answer arrives stays shown when the late answer comes."""
+    url, _, _, _ = rig
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(url + "/login")
+    page.fill("#pin", PIN)
+    page.click("text=Unlock")
+    page.wait_for_selector('#teach-card[data-ready="yes"]', state="attached")
+    held: list[Any] = []  # the first deck's answer, held back until the host has picked
+    page.route("**/api/decks/*", lambda route: route.continue_()
+               if route.request.url.endswith("/sorry-21") else held.append(route))
+    page.click("#teach-card summary")
+    page.wait_for_selector('#teach-game option[value="sorry-21"]', state="attached")
+    page.select_option("#teach-game", "sorry-21")
+    page.wait_for_selector('#teach-faces button[data-card="slide-15"]')
+    assert held, "the panel asked for the first game's deck when it opened"
+    with page.expect_response(lambda r: r.url == held[0].request.url):
+        held[0].continue_()
+    page.evaluate("() => new Promise((done) => setTimeout(done, 0))")  # its handler has run
+    assert page.locator('#teach-faces button[data-card="slide-15"]').count() == 1
+    assert page.input_value("#teach-game") == "sorry-21"
+    context.close()

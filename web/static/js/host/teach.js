@@ -62,7 +62,8 @@ const Teach = {
 
   async load(game) {
     const data = await this.call("GET", "/api/decks/" + encodeURIComponent(game));
-    if (!data) return;
+    // a game picked while this answer was on its way wins: its own answer is coming
+    if (!data || this.el("teach-game").value !== game) return;
     const same = this.deck && this.deck.game === data.game;
     this.deck = data;
     if (!same) this.selected = (data.faces.find((f) => !f.taught) || data.faces[0]).id;
