@@ -25,14 +25,6 @@ def labelled_frames():
     return [(read_image(FRAMES / name), label) for name, label in sorted(labels.items())]
 
 
-@pytest.fixture
-def session(tmp_path, clock):
-    s = Session(Journal(tmp_path), clock=clock)
-    s.start("toss-up", ["Ann", "Bob"])
-    yield s
-    s.journal.close()
-
-
 def run(recognizer, clock, steps, seconds=0.1):
     for _ in range(steps):
         recognizer.step()

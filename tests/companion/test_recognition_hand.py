@@ -10,9 +10,7 @@ import pytest
 import cv2
 
 from companion.camera_link import DiceLink
-from companion.journal import Journal
 from companion.recognition import Recognizer
-from companion.session import Session
 from scenes import dice as scenes
 from tests.vision.hand_support import with_arm
 from vision.dice import read_dice
@@ -32,14 +30,6 @@ def frames():
     empty, rolled = render(0), render(10)
     arm = with_arm(rolled, tone=6, sleeve=0, side=0, along=0.2, reach=0.3, angle=15)
     return empty, rolled, arm
-
-
-@pytest.fixture
-def session(tmp_path, clock):
-    s = Session(Journal(tmp_path), clock=clock)
-    s.start("toss-up", ["Ann", "Bob"])
-    yield s
-    s.journal.close()
 
 
 def show(recognizer, table, clock, frame, steps, *, fresh):

@@ -6,9 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.camera_link import DiceLink
-from companion.journal import Journal
 from companion.recognition import Recognizer
-from companion.session import Session
 from tests.support.rolls import SLIDE, render_roll
 from tests.support.table import Table
 from vision.dice import read_dice
@@ -17,14 +15,6 @@ from vision.dice import read_dice
 @pytest.fixture(scope="module")
 def roll():
     return render_roll(3, condition="plain", still=12)
-
-
-@pytest.fixture
-def session(tmp_path, clock):
-    s = Session(Journal(tmp_path), clock=clock)
-    s.start("toss-up", ["Ann", "Bob"])
-    yield s
-    s.journal.close()
 
 
 def test_a_roll_is_read_only_once_the_dice_rest(session, clock, roll, monkeypatch):
