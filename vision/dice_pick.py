@@ -205,12 +205,6 @@ def _clipped_core(top: Face, faces: list[Face], *, lit: float = 0.75) -> Face:
     return top
 
 
-def may_be_coin(face: Face) -> bool:
-    """True for a round face (corners under 1.3) of no Toss Up colour and without a mark:
-    a coin or a counter if its outline is an ellipse (``dice_coins.is_coin``)."""
-    return _uncoloured(face) and face.corners < 1.3
-
-
 def _uncoloured(face: Face) -> bool:
     return face.mark == NONE and face.cls not in CLASS_NAMES
 

@@ -9,7 +9,7 @@ import numpy as np
 from tests.vision.dice_support import face
 from vision.dice import read_dice
 from vision.dice_faces import GREEN, GREY, HUE, LIGHT, RED, YELLOW, Face
-from vision.dice_pick import (colour_of, is_doubtful_top, is_table_like, may_be_coin, pick_tops,
+from vision.dice_pick import (colour_of, is_doubtful_top, is_table_like, pick_tops,
                               unclaimed)
 from vision.imageio import read_image
 
@@ -98,15 +98,6 @@ def test_a_smaller_ragged_face_lying_against_a_top_is_cut_off_by_it():
     assert [t.cls for t in pick_tops([top, piece], 30.0, **kw)] == [GREEN]
     square = face(**{**piece.__dict__, "corners": 1.4})  # a die's rounded square
     assert len(pick_tops([top, square], 30.0, **kw)) == 2
-
-
-def test_only_a_round_face_of_no_toss_up_colour_and_no_mark_may_be_a_coin():
-    # the image then tells (``dice_coins.is_coin``): its outline is an ellipse or not
-    assert may_be_coin(face(cls=LIGHT, corners=1.21, holes=0.19))  # a relief, not pips
-    assert may_be_coin(face(cls=HUE, corners=1.25))
-    assert not may_be_coin(face(cls=LIGHT, corners=1.38))  # a square's corners
-    assert not may_be_coin(face(cls=LIGHT, corners=1.21, mark=GREEN))  # a light die's mark
-    assert not may_be_coin(face(cls=RED, corners=1.21))
 
 
 def _box(cx: float, cy: float, w: float, h: float) -> np.ndarray:
