@@ -24,7 +24,7 @@ from companion.session import Session
 from vision.dice import read_dice
 from vision.hand import HandWatcher
 from vision.results import CardReading, DiceReading
-from vision.settle import CardSettler, DiceSettler, motion_score, motion_scores
+from vision.settle import CardSettler, DiceSettler, small_grey, small_motion
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +71,7 @@ class Recognizer:
         self.reads = 0  # frames the dice reader read (only still ones awaiting a decision)
         self._read_frame: np.ndarray | None = None  # the frame last read for dice ...
         self._last_read: DiceReading | None = None  # ... and its reading
+        self._small: tuple[np.ndarray | None, np.ndarray | None] = (None, None)  # frame, small grey
         self.failures = 0  # steps that raised (logged at most once a minute)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -121,7 +122,7 @@ class Recognizer:
         if frame is previous:
             motion = 0.0  # the camera has no newer frame: still
         else:
-            change, motion = motion_scores(previous, frame)  # the whole picture, its peak
+            change, motion = self._motion(previous, frame)  # the whole picture, its peak
             self._watch_hand(frame, change)
             self.frames += 1
         hand = self.hand_watcher.last.hand
@@ -138,6 +139,16 @@ class Recognizer:
         decision = self.settler.feed(reading, motion=motion, hand=hand)
         if decision is not None:
             self.link.on_reading(decision.reading if decision.settled else None)
+
+    def _motion(self, previous: np.ndarray | None, frame: np.ndarray) -> tuple[float, float]:
+        """``vision.settle.motion_scores``, the previous frame's small picture kept from the
+        step before rather than made again."""
+        small = small_grey(frame)
+        last, last_small = self._small
+        self._small = (frame, small)
+        if previous is None or previous.shape != frame.shape:
+            return 255.0, 255.0
+        return small_motion(last_small if last is previous else small_grey(previous), small)
 
     def _read_dice(self, frame: np.ndarray) -> DiceReading:
         """The dice in `frame`, read once per frame (a repeated frame reuses its reading)."""
@@ -201,7 +212,7 @@ class Recognizer:
         else:
             # a still table is not read again; a card that lands is looked for where it changed
             reading = self._card_reader.read(frame)
-            motion = motion_score(previous, frame)
+            motion = self._motion(previous, frame)[0]
             self._watch_hand(frame, motion)
             self.frames += 1
         with self._lock:

@@ -172,9 +172,18 @@ def motion_scores(previous: np.ndarray | None, frame: np.ndarray) -> tuple[float
     """
     if previous is None or previous.shape != frame.shape:
         return 255.0, 255.0
-    a = cv2.cvtColor(cv2.resize(previous, (160, 120), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-    b = cv2.cvtColor(cv2.resize(frame, (160, 120), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-    change = cv2.absdiff(a, b)
+    return small_motion(small_grey(previous), small_grey(frame))
+
+
+def small_grey(frame: np.ndarray) -> np.ndarray:
+    """A BGR frame as the 160x120 grey picture the motion scores compare."""
+    return cv2.cvtColor(cv2.resize(frame, (160, 120), interpolation=cv2.INTER_AREA),
+                        cv2.COLOR_BGR2GRAY)
+
+
+def small_motion(previous: np.ndarray, frame: np.ndarray) -> tuple[float, float]:
+    """:func:`motion_scores` of two pictures already made small (``small_grey``)."""
+    change = cv2.absdiff(previous, frame)
     tiles = change.reshape(6, 20, 8, 20).mean(axis=(1, 3))
     return float(change.mean()), float(tiles.max())
 
