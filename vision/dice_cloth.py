@@ -15,6 +15,7 @@ import cv2
 
 from vision import dice_faces as faces_
 from vision import dice_pick as pick
+from vision.dice_grid import grid_share
 from vision.dice_segment import grid_turn, is_table_colour, model_bgr
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ def cloth_grid(work: np.ndarray, half: np.ndarray | None = None) -> float | None
 
 
 def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
-                    model: tuple, side: float) -> bool:
+                    model: tuple, side: float, work: np.ndarray | None = None) -> bool:
     """True for a square of a checkered cloth: turned like the cloth's grid (a die matches
     the grid's turn only by chance) and near one of the table's colours (loosely, for the
     frame's corners are darker); a light square with a coloured corner of the next square
@@ -48,9 +49,14 @@ def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     about half their colour (``agree``): cloth too; so is a plain ragged run taken whole
     (``dice_pick.is_doubtful_top``) of one of the cloth's Toss Up colour classes and
     under 0.6 of it in that colour, whatever its turn (squares cut and joined by a die's
-    shadow and side faces)."""
+    shadow and side faces). With the working image ``work`` (BGR) at hand, a face of
+    one of the cloth's colours whose outline lies mostly on the grid's lines
+    (``dice_grid.grid_share``) is cloth at any turn and shape: a check cut off by a die
+    or by the frame (a die's edges end at its corners; the grid's run on)."""
     if grid is None:
         return False
+    if work is not None and is_grid_piece(face, work, grid, params, model, side):
+        return True
     if (pick.is_doubtful_top(face) and face.mark == faces_.NONE and face.agree < 0.6
             and face.cls in faces_.CLASS_NAMES and face.cls in table_classes(model, params)):
         return True  # squares of its colour cut and joined by a die's shadow and sides
@@ -71,6 +77,21 @@ def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     if face.mark != faces_.NONE:
         return _ragged_marked(face, params, model)
     return is_table_colour(face.bgr, threshold=1.6 * params.fg_threshold, model=model)
+
+
+def is_grid_piece(face: faces_.Face, work: np.ndarray, grid: float, params: DiceParams,
+                  model: tuple, side: float, *, min_share: float = 0.5) -> bool:
+    """True for a piece of a checkered cloth: a face (or its mark) of one of the cloth's
+    colour classes with ``min_share`` of its outline or more on the lines of the grid
+    turned ``grid`` degrees in ``work`` (BGR; ``side`` a die's edge, working pixels).
+    A die-sized light face with its mark in the middle is a light die's top, whatever
+    its outline (its body runs into a light square it lies on)."""
+    colour = face.mark if face.mark != faces_.NONE else face.cls
+    if face.outline is None or colour not in table_classes(model, params):
+        return False
+    if face.mark != faces_.NONE and face.mark_off <= 0.15 and face.area >= 0.5 * side * side:
+        return False  # a light die's mark in the middle of its top
+    return grid_share(work, face.outline, grid, side) >= min_share
 
 
 def _ragged_marked(face: faces_.Face, params: DiceParams, model: tuple) -> bool:

@@ -52,6 +52,7 @@ class Face:
     #                    face, each 3% of it or more: one per die, more make a block of dice
     body_value: float = 0.0  # for a mark on a light die: the body's brightness (HSV value)
     #                          next to the mark (a side face is in shade), else 0
+    outline: np.ndarray | None = None  # (N, 1, 2) int32 convex hull, (x, y) work pixels
 
     @property
     def marks(self) -> int:
@@ -327,7 +328,8 @@ def finish(parts: list[dict], cls_roi: np.ndarray, grad: np.ndarray,
     whole = whole or [False] * len(parts)
     return [Face(**{k: v for k, v in p.items() if k not in ("hull", "at", "near_ring")},
                  corners=c, ring=max(r, p.get("near_ring", 0.0)),
-                 edge=measure_.edge_strength(grad, h), whole=wh)
+                 edge=measure_.edge_strength(grad, h), whole=wh,
+                 outline=h + np.asarray(offset, np.int32))
             for p, c, r, h, wh in zip(parts, corners, rings, hulls, whole)]
 
 

@@ -80,3 +80,27 @@ def test_a_ragged_run_of_the_checks_colour_mostly_of_other_colours_is_cloth():
                                                      agree=0.37, box=turned,
                                                      bgr=(70.0, 60.0, 150.0)),
                                               **die_like}), 0.0, params, model, 30.0)
+
+
+def test_a_piece_of_a_check_along_the_grids_lines_is_cloth_at_any_turn():
+    # 0109: a red check's corner cut off by a die, its outline on the grid's lines
+    # (its rectangle aslant the grid: the turn alone does not tell); a die of the
+    # cloth's colour hides the lines under it, its outline runs on its own edges
+    frame = _check(0.0, 3, cell=30)
+    model = table_model(cv2.cvtColor(frame, cv2.COLOR_BGR2YCrCb))
+    params = DiceParams()
+    aslant = cv2.boxPoints(((105.0, 105.0), (20.0, 20.0), 30.0))
+    piece = np.array([[90, 90], [120, 90], [120, 105], [105, 120], [90, 120]], np.int32)
+    face = ds.face(cls=RED, box=aslant, bgr=(60.0, 50.0, 200.0), outline=piece)
+    assert is_cloth_square(face, 0.0, params, model, 20.0, frame)
+    assert not is_cloth_square(face, 0.0, params, model, 20.0)  # without the picture
+    assert not is_cloth_square(ds.face(cls=GREEN, box=aslant, outline=piece), 0.0, params,
+                               model, 20.0, frame)  # no colour of the cloth's
+    die = frame.copy()
+    cv2.fillConvexPoly(die, np.round(cv2.boxPoints(((165.0, 105.0), (24.0, 24.0), 30.0))
+                                     ).astype(np.int32), (40, 40, 45))
+    top = np.round(cv2.boxPoints(((165.0, 105.0), (20.0, 20.0), 30.0))).astype(np.int32)
+    cv2.fillConvexPoly(die, top, (60, 50, 200))
+    assert not is_cloth_square(ds.face(cls=RED, box=top.astype(np.float32),
+                                       bgr=(60.0, 50.0, 200.0), outline=top),
+                               0.0, params, model, 20.0, die)
