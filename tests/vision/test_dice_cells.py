@@ -254,3 +254,33 @@ def test_a_blurred_plain_red_die_on_a_red_cloth_is_found_beside_its_side_face():
     assert reading.counts() == (1, 1, 1, 0)
     (red,) = [d for d in reading.dice if d.colour == "red"]
     assert np.hypot(red.centre[0] - 124, red.centre[1] - 148) < 8
+
+
+def test_a_red_top_is_closed_off_from_its_green_side_face_by_their_hues():
+    # a plain red die on a red cloth seen aslant: its green side face is as bright in
+    # grey as its top, so the grey edges close the two into one long cell; the hue's
+    # edges close the top alone (held-out checkered render, seed 777, 0018)
+    from vision.dice_blobs import half_edges
+    from vision.dice_cells import hue_edges
+
+    frame = ds.table(colour=(45, 40, 190))
+    centre, side, angle = np.array([300.0, 240.0]), 30.0, 25.0
+    top = ds.square(centre, side, angle)
+    down = np.array([-np.sin(np.radians(angle)), np.cos(np.radians(angle))]) * 0.45 * side
+    face = np.array([top[3], top[2], top[2] + down, top[3] + down])
+    cv2.fillConvexPoly(frame, np.round(face + 4).astype(np.int32), (30, 30, 30))  # shadow
+    cv2.fillConvexPoly(frame, np.round(ds.square(centre, side * 1.06, angle)).astype(np.int32),
+                       (25, 22, 90))  # rim
+    cv2.fillConvexPoly(frame, np.round(face).astype(np.int32), (40, 101, 40))  # grey 80
+    cv2.fillConvexPoly(frame, np.round(top).astype(np.int32), (48, 43, 205))  # grey 80
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.8)
+    grey = half_edges(frame)
+    near = np.full_like(grey, 255)
+
+    def top_cells(edges: np.ndarray) -> list[float]:
+        return [cv2.contourArea(c) / side ** 2 for c in cell_outlines(edges, side, near)
+                if np.hypot(*(c[:, 0].mean(axis=0) - centre)) < 3]
+
+    assert not [a for a in top_cells(grey) if a < 1.2]  # top and side face as one
+    assert [a for a in top_cells(cv2.bitwise_or(grey, hue_edges(frame, grey.shape)))
+            if 0.7 <= a <= 1.1]
