@@ -86,8 +86,7 @@ def is_grid_piece(face: faces_.Face, work: np.ndarray, grid: float, params: Dice
     turned ``grid`` degrees in ``work`` (BGR; ``side`` a die's edge, working pixels).
     A die-sized light face with its mark in the middle is a light die's top, whatever
     its outline (its body runs into a light square it lies on)."""
-    colour = face.mark if face.mark != faces_.NONE else face.cls
-    if face.outline is None or colour not in table_classes(model, params):
+    if face.outline is None or face.cls not in table_classes(model, params):
         return False
     if face.mark != faces_.NONE and face.mark_off <= 0.15 and face.area >= 0.5 * side * side:
         return False  # a light die's mark in the middle of its top

@@ -9,7 +9,7 @@ import cv2
 from tests.vision import dice_support as ds
 from vision.dice import DiceParams
 from vision.dice_cloth import cloth_grid, is_cloth_square
-from vision.dice_faces import GREEN, LIGHT, RED
+from vision.dice_faces import GREEN, LIGHT, RED, YELLOW
 from vision.dice_segment import table_model
 
 
@@ -96,6 +96,14 @@ def test_a_piece_of_a_check_along_the_grids_lines_is_cloth_at_any_turn():
     assert not is_cloth_square(face, 0.0, params, model, 20.0)  # without the picture
     assert not is_cloth_square(ds.face(cls=GREEN, box=aslant, outline=piece), 0.0, params,
                                model, 20.0, frame)  # no colour of the cloth's
+    # a light square with a die's yellow side face reaching in (0178, dev renders): its
+    # light body bounds it, the "mark" is no colour of the cloth's; a light die's mark
+    # sits in the middle of its top (its body may run into the light square it lies on)
+    light = dict(cls=LIGHT, mark=YELLOW, box=aslant, bgr=(215.0, 215.0, 230.0),
+                 outline=piece, area=400.0)
+    assert is_cloth_square(ds.face(**light, mark_off=0.3), 0.0, params, model, 20.0, frame)
+    assert not is_cloth_square(ds.face(**light, mark_off=0.05), 0.0, params, model, 20.0,
+                               frame)
     die = frame.copy()
     cv2.fillConvexPoly(die, np.round(cv2.boxPoints(((165.0, 105.0), (24.0, 24.0), 30.0))
                                      ).astype(np.int32), (40, 40, 45))
