@@ -56,8 +56,11 @@ def cloth_dice(mask: np.ndarray, edges: np.ndarray, work: np.ndarray, side: floa
         return []
     near = cv2.resize(mask, (edges.shape[1], edges.shape[0]), interpolation=cv2.INTER_NEAREST)
     near = cv2.dilate(near, np.ones((int(side) | 1, int(side) | 1), np.uint8))
-    cells = cell_outlines(cv2.bitwise_or(edges, hue_edges(work, edges.shape)), side, near,
-                          grid=grid)
+    x, y, w, h = cv2.boundingRect(near)  # (the hue's edges only where cells may be)
+    hue = np.zeros_like(edges)
+    if w > 2 and h > 2:
+        hue[y:y + h, x:x + w] = hue_edges(work[2 * y:2 * (y + h), 2 * x:2 * (x + w)], (h, w))
+    cells = cell_outlines(cv2.bitwise_or(edges, hue), side, near, grid=grid)
     return blobs_.square_blobs(
         mask, work, side, taken, grid=grid, min_corners=1.17, min_pips=float("inf"),
         plain_die=lambda box, hsv, at: (
@@ -67,13 +70,14 @@ def cloth_dice(mask: np.ndarray, edges: np.ndarray, work: np.ndarray, side: floa
 
 
 def hue_edges(work: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """Sharp edges (Canny, 0/255) of ``work``'s colour at the size ``shape`` (rows,
-    cols): of the red-green and yellow-blue axes (Lab a and b). A red top beside its
-    green side face is as bright in grey, so only its hue closes it off from its side."""
+    """Sharp edges (Canny, 0/255) of ``work``'s hue at the size ``shape`` (rows, cols):
+    of red less green, which sets red, yellow and green apart (and each from grey). A
+    red top beside its green side face is as bright in grey, so only its hue closes it
+    off from its side."""
     small = cv2.resize(work, (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    return cv2.bitwise_or(cv2.Canny(cv2.extractChannel(lab, 1), 30, 60),
-                          cv2.Canny(cv2.extractChannel(lab, 2), 30, 60))
+    red_green = cv2.addWeighted(cv2.extractChannel(small, 2), 0.5,
+                                cv2.extractChannel(small, 1), -0.5, 128)
+    return cv2.Canny(red_green, 50, 100)
 
 
 def is_lit_on_cloth(work: np.ndarray, box: np.ndarray, params: DiceParams) -> bool:

@@ -38,6 +38,18 @@ def cloth_grid(work: np.ndarray, half: np.ndarray | None = None) -> float | None
 
 def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
                     model: tuple, side: float, work: np.ndarray | None = None) -> bool:
+    """True for a piece of a checkered cloth's pattern (``_is_square``), or with the
+    working image ``work`` (BGR) at hand, for a face of one of the cloth's colours whose
+    outline lies mostly on the grid's lines (``is_grid_piece``), at any turn and shape:
+    a check cut off by a die or by the frame (a die's edges end at its corners; the
+    grid's lines run on)."""
+    return _is_square(face, grid, params, model, side) or (
+        grid is not None and work is not None
+        and is_grid_piece(face, work, grid, params, model, side))
+
+
+def _is_square(face: faces_.Face, grid: float | None, params: DiceParams, model: tuple,
+               side: float) -> bool:
     """True for a square of a checkered cloth: turned like the cloth's grid (a die matches
     the grid's turn only by chance) and near one of the table's colours (loosely, for the
     frame's corners are darker); a light square with a coloured corner of the next square
@@ -49,14 +61,9 @@ def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     about half their colour (``agree``): cloth too; so is a plain ragged run taken whole
     (``dice_pick.is_doubtful_top``) of one of the cloth's Toss Up colour classes and
     under 0.6 of it in that colour, whatever its turn (squares cut and joined by a die's
-    shadow and side faces). With the working image ``work`` (BGR) at hand, a face of
-    one of the cloth's colours whose outline lies mostly on the grid's lines
-    (``dice_grid.grid_share``) is cloth at any turn and shape: a check cut off by a die
-    or by the frame (a die's edges end at its corners; the grid's run on)."""
+    shadow and side faces)."""
     if grid is None:
         return False
-    if work is not None and is_grid_piece(face, work, grid, params, model, side):
-        return True
     if (pick.is_doubtful_top(face) and face.mark == faces_.NONE and face.agree < 0.6
             and face.cls in faces_.CLASS_NAMES and face.cls in table_classes(model, params)):
         return True  # squares of its colour cut and joined by a die's shadow and sides
