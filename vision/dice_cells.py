@@ -25,6 +25,7 @@ import cv2
 
 from vision import dice_blobs as blobs_
 from vision import dice_faces as faces_
+from vision.dice_grid import grid_fit
 from vision.results import Die
 
 if TYPE_CHECKING:
@@ -60,9 +61,10 @@ def cloth_dice(mask: np.ndarray, edges: np.ndarray, work: np.ndarray, side: floa
     hue = np.zeros_like(edges)
     if w > 2 and h > 2:
         hue[y:y + h, x:x + w] = hue_edges(work[2 * y:2 * (y + h), 2 * x:2 * (x + w)], (h, w))
-    cells = cell_outlines(cv2.bitwise_or(edges, hue), side, near, grid=grid)
-    return blobs_.square_blobs(
-        mask, work, side, taken, grid=grid, min_corners=1.17, min_pips=float("inf"),
+    cells = cell_outlines(cv2.bitwise_or(edges, hue), side, near, grid=grid,
+                          on_grid=lambda c: not is_off_grid(work, c, grid or 0.0, side))
+    return blobs_.square_blobs(  # (the grid's turn asked of the cells above)
+        mask, work, side, taken, min_corners=1.17, min_pips=float("inf"),
         plain_die=lambda box, hsv, at: (
             _colour(box, hsv, at, params) in cloth and is_lit_on_cloth(work, box, params)
             and blobs_.is_plain_die(box, hsv, at, mask, params)),
@@ -103,13 +105,17 @@ def is_lit_on_cloth(work: np.ndarray, box: np.ndarray, params: DiceParams) -> bo
     return float(np.median(value[inner > 0])) > faces_.percentile(value[ring > 0], 75)
 
 def cell_outlines(edges: np.ndarray, side: float, near: np.ndarray, *,
-                  grid: float | None = None) -> tuple:
+                  grid: float | None = None,
+                  on_grid: Callable[[np.ndarray], bool] | None = None) -> tuple:
     """Outlines (working pixels, twice ``edges``'s) of the regions of 0.5 to 1.9 die
     areas (as ``dice_blobs.square_blobs`` asks) closed all round by the sharp ``edges``
     (0/255 at half size; gaps of a pixel closed) inside ``near`` (0/255, the same size:
     the foreground grown by half a die; ``side`` in working pixels). Squares of a checkered cloth are left out:
     those turned like its ``grid`` (degrees), and any four or more alike in turn and
-    size (dice land at random turns)."""
+    size (dice land at random turns). With ``on_grid`` (it tells an outline, working
+    pixels, that may lie on the grid's lines: not :func:`is_off_grid`) a cell turned
+    like the grid is left out only when it does: a die lying square to the grid is
+    ringed by its own edges, which end at its corners."""
     edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, hierarchy = cv2.findContours(cv2.bitwise_and(edges, near), cv2.RETR_CCOMP,
                                            cv2.CHAIN_APPROX_SIMPLE)
@@ -127,8 +133,20 @@ def cell_outlines(edges: np.ndarray, side: float, near: np.ndarray, *,
             & (size[:, None] >= 0.7 * size[None, :]) & (size[:, None] <= size[None, :] / 0.7))
     keep = like.sum(axis=1) < 4
     if grid is not None:
-        keep &= np.abs((turn - grid + 45) % 90 - 45) > 5
+        aligned = np.abs((turn - grid + 45) % 90 - 45) <= 5
+        keep &= ~aligned
+        for i in np.flatnonzero(aligned & (like.sum(axis=1) < 4)) if on_grid else ():
+            keep[i] = not on_grid(cells[i] * 2)
     return tuple(c * 2 for c, k in zip(cells, keep) if k)
+
+
+def is_off_grid(work: np.ndarray, outline: np.ndarray, grid: float, side: float) -> bool:
+    """True for an outline (working pixels) turned like the grid that lies among the
+    grid's lines (four die edges of them or more around it) but not on them (under half
+    of it: ``dice_grid.grid_fit``): a die lying square to the cloth, not a square of it.
+    Where no lines are seen the grid's turn may be a grain's, and nothing is told."""
+    share, seen = grid_fit(work, outline, grid, side)
+    return seen >= 4.0 and share < 0.5
 
 
 def is_lit_top(work: np.ndarray, box: np.ndarray, *, margin: float = 0.0) -> bool:

@@ -284,3 +284,38 @@ def test_a_red_top_is_closed_off_from_its_green_side_face_by_their_hues():
     assert not [a for a in top_cells(grey) if a < 1.2]  # top and side face as one
     assert [a for a in top_cells(cv2.bitwise_or(grey, hue_edges(frame, grey.shape)))
             if 0.7 <= a <= 1.1]
+
+
+def test_a_die_square_to_the_checks_is_kept_when_it_lies_off_the_grids_lines():
+    # 0178: a plain green die lying within 5 degrees of a green and cream check's turn;
+    # its cell is ringed by its own edges, which end at its corners, where a square of
+    # the check lies on the grid's lines; on a table without lines (a grain's turn taken
+    # for a grid) nothing tells them, and a cell turned like the grid stays out
+    from vision.dice_blobs import half_edges
+    from vision.dice_cells import is_off_grid
+
+    ys, xs = np.mgrid[0:240, 0:320]
+    green = ((xs // 48) + (ys // 48)) % 2 == 0
+    frame = np.where(green[..., None], np.uint8([40, 120, 30]), np.uint8([190, 215, 230]))
+    frame = np.ascontiguousarray(frame, np.uint8)
+    side, centre = 30.0, np.array([140.0, 118.0])  # across the lines at x=144, y=96 and 144
+    for shift, colour in ((4.0, (20, 60, 15)), (0.0, (15, 45, 10))):  # its shadow, its rim
+        cv2.fillConvexPoly(frame, np.round(ds.square(centre + shift, side * 1.1, 2.0)
+                                           ).astype(np.int32), colour)
+    cv2.fillConvexPoly(frame, np.round(ds.square(centre, side, 2.0)).astype(np.int32),
+                       (45, 135, 35))
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
+    edges = half_edges(frame)
+    near = np.full_like(edges, 255)
+
+    def at(cells: tuple, point: np.ndarray) -> bool:
+        return any(np.hypot(*(c[:, 0].mean(axis=0) - point)) < 4 for c in cells)
+
+    assert not at(cell_outlines(edges, side, near, grid=0.0), centre)
+    kept = cell_outlines(edges, side, near, grid=0.0,
+                         on_grid=lambda c: not is_off_grid(frame, c, 0.0, side))
+    assert at(kept, centre)
+    assert not at(kept, np.array([216.0, 216.0]))  # a square of the check, on its lines
+    plain = np.full_like(frame, (40, 120, 30))
+    assert not is_off_grid(plain, np.round(ds.square(centre, side, 2.0)).astype(np.int32),
+                           0.0, side)
