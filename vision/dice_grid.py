@@ -45,6 +45,17 @@ def grid_share(work: np.ndarray, outline: np.ndarray, grid: float, side: float, 
         The share of the outline's pixels (those off the frame's border) within about
         two pixels of a grid line; 0.0 when the outline has none off the border.
     """
+    return grid_fit(work, outline, grid, side, reach=reach, min_step=min_step,
+                    spread=spread)[0]
+
+
+def grid_fit(work: np.ndarray, outline: np.ndarray, grid: float, side: float, *,
+             reach: float = 1.5, min_step: float = 20.0, spread: float = 12.0
+             ) -> tuple[float, float]:
+    """:func:`grid_share` of ``outline``, and how much of the grid's lines lies around
+    it (their length in die edges, within ``reach`` die edges of the outline's box):
+    an outline may lie among the lines yet off them (a die square to the cloth), or
+    where no lines are seen at all (a grain's turn taken for a grid)."""
     pts = outline.reshape(-1, 2).astype(np.int32)
     h, w = work.shape[:2]
     length = int(np.ceil(reach * side))
@@ -52,17 +63,18 @@ def grid_share(work: np.ndarray, outline: np.ndarray, grid: float, side: float, 
     x0, y0 = (int(v) for v in np.maximum(0, pts.min(axis=0) - pad))
     x1, y1 = (int(v) for v in np.minimum([w, h], pts.max(axis=0) + pad + 1))
     if x1 - x0 < 4 or y1 - y0 < 4:
-        return 0.0
+        return 0.0, 0.0
     inner = np.zeros((y1 - y0, x1 - x0), np.uint8)  # the frame's border left out
     inner[max(0, 2 - y0):max(0, h - 2 - y0), max(0, 2 - x0):max(0, w - 2 - x0)] = 255
     rim = np.zeros_like(inner)
     cv2.polylines(rim, [pts - [x0, y0]], True, 255, 1)
     total = cv2.countNonZero(cv2.bitwise_and(rim, inner))
     if total == 0:
-        return 0.0
-    lines = cv2.dilate(grid_lines(work[y0:y1, x0:x1], grid, length, min_step=min_step,
-                                  spread=spread), np.ones((3, 3), np.uint8))
-    return cv2.countNonZero(cv2.bitwise_and(cv2.bitwise_and(rim, inner), lines)) / total
+        return 0.0, 0.0
+    lines = grid_lines(work[y0:y1, x0:x1], grid, length, min_step=min_step, spread=spread)
+    seen = cv2.countNonZero(lines) / (_WIDTH * side)
+    lines = cv2.dilate(lines, np.ones((3, 3), np.uint8))
+    return cv2.countNonZero(cv2.bitwise_and(cv2.bitwise_and(rim, inner), lines)) / total, seen
 
 
 def grid_lines(bgr: np.ndarray, grid: float, length: int, *, min_step: float = 20.0,
@@ -97,6 +109,7 @@ def _axis_lines(grads: tuple[np.ndarray, np.ndarray], turn: float, length: int,
     return cv2.morphologyEx(edge, cv2.MORPH_OPEN, _line_kernel(turn, length))
 
 
+_WIDTH = 4.0  # pixels across a line of the mask (a Sobel edge, grown by one pixel)
 _KERNELS: dict[tuple[int, int], np.ndarray] = {}
 
 
