@@ -1,0 +1,48 @@
+"""Headless Chromium on what a player meets in a first evening with the product: the score
+chart when scores are equal, the phase steps on a phone, the recent actions' words.
+
+Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
+under CI.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.test_browser_review import open_host, open_page, snap
+
+pytestmark = pytest.mark.browser
+
+#: Each chart line's points as [[x, y], ...], in seat order.
+LINES = """() => [...document.querySelectorAll('#chart .chart-line')].map(
+  l => l.getAttribute('points').split(' ').map(p => p.split(',').map(Number)))"""
+
+
+def act(live_server: Any, *actions: dict[str, Any]) -> None:
+    for action in actions:
+        status, body = live_server.request("POST", "/api/actions", action)
+        assert status == 200, body
+
+
+def test_players_with_equal_scores_each_keep_a_visible_line(browser, live_server):
+    # Ben's red light leaves him on 0 with Cleo: his line was drawn exactly over hers
+    assert live_server.request("POST", "/api/games", {"game": "toss-up",
+                                                      "players": ["Ann", "Ben", "Cleo"]})[0] == 201
+    act(live_server, {"type": "roll", "green": 5, "yellow": 5, "red": 0}, {"type": "bank"},
+        {"type": "roll", "green": 0, "yellow": 5, "red": 5},
+        {"type": "roll", "green": 0, "yellow": 5, "red": 5})
+    page = open_page(browser, live_server.url + "/")
+    page.wait_for_selector('#board[data-version="5"] #chart')
+    snap(page, "product-chart-ties")
+    ann, ben, cleo = page.evaluate(LINES)
+    assert len(ann) == len(ben) == len(cleo) == 4  # start and three turns
+    for a, b in zip(ben, cleo):
+        assert a[0] == b[0] and abs(a[1] - b[1]) >= 3, "Ben's line hides Cleo's"
+    assert len({ann[0][1], ben[0][1], cleo[0][1]}) == 3, "three 0s at the start, three lines"
+    grid = page.evaluate("[...document.querySelectorAll('#chart .chart-grid')]"
+                         ".map(l => Number(l.getAttribute('y1')))")
+    assert ann[-1][1] == pytest.approx(min(grid), abs=0.1), "a score nobody shares stays on its value"
+    assert not page.js_errors
+    page.context.close()
