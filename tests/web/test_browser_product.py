@@ -46,3 +46,27 @@ def test_players_with_equal_scores_each_keep_a_visible_line(browser, live_server
     assert ann[-1][1] == pytest.approx(min(grid), abs=0.1), "a score nobody shares stays on its value"
     assert not page.js_errors
     page.context.close()
+
+
+#: The texts of the elements matching a selector that are cut short (an ellipsis).
+CUT = """sel => [...document.querySelectorAll(sel)].filter(e => e.scrollWidth > e.clientWidth)
+  .map(e => e.textContent)"""
+
+
+@pytest.mark.parametrize("where, width, height", [("/", 320, 640), ("/", 390, 844),
+                                                  ("/", 844, 390), ("/tv", 1366, 768)])
+def test_paper_tales_phase_steps_are_whole_words(browser, live_server, where, width, height):
+    # "Recruit…", "Deploy…", "Constru…" on a 390 px phone
+    assert live_server.request("POST", "/api/games", {"game": "paper-tales",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    page = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True,
+                               has_touch=True).new_page()
+    page.goto(live_server.url + where)
+    page.wait_for_selector('#board[data-version="1"] .phase-steps')
+    steps = page.locator(".phase-steps li")
+    assert steps.all_inner_texts() == ["Recruitment", "Deployment", "Wars", "Income",
+                                       "Construction", "Aging"]
+    assert page.evaluate(CUT, ".phase-steps li") == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    snap(page, f"product-phase-steps-{width}x{height}")
+    page.context.close()
