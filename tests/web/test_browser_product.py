@@ -70,3 +70,26 @@ def test_paper_tales_phase_steps_are_whole_words(browser, live_server, where, wi
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     snap(page, f"product-phase-steps-{width}x{height}")
     page.context.close()
+
+
+def test_recent_actions_say_who_tossed_passed_and_rolled(browser, live_server):
+    # Paper Toss listed "Toss", "Pass" and Toss Your Cookies "Roll: swap 2": whose?
+    assert live_server.request("POST", "/api/games", {"game": "paper-toss",
+                                                      "players": ["Ann", "Ben", "Cy"]})[0] == 201
+    act(live_server, {"type": "toss"}, {"type": "flip", "cards": ["good-throw"]},
+        {"type": "pass"})
+    host = open_host(browser, live_server)
+    host.wait_for_selector('body[data-version="4"]')
+    recent = host.locator("#recent .recent-what").all_inner_texts()
+    assert recent == ["Ben passes", "Flip: Good Throw +1", "Ann tosses"]
+
+    assert live_server.request("POST", "/api/games", {"game": "toss-your-cookies",
+                                                      "players": ["Ann", "Ben", "Cy"]})[0] == 201
+    act(live_server, {"type": "roll", "action": "swap", "number": 2},
+        {"type": "roll", "action": "pass-left", "number": "milk"})
+    host.wait_for_selector('body[data-version="7"]')
+    recent = host.locator("#recent .recent-what").all_inner_texts()
+    assert recent == ["Ben rolls: Pass left Milk", "Ann rolls: Swap 2"]
+    snap(host, "product-recent-who")
+    assert not host.js_errors
+    host.context.close()

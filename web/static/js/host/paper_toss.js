@@ -87,7 +87,10 @@
   }
 
   function describe(a) {
+    const by = Host.state && Host.state.players[a.turn] ? Host.state.players[a.turn].name : null;  // whose turn it was
     switch (a.type) {
+      case "toss": return by ? by + " tosses" : "Toss";
+      case "pass": return by ? by + " passes" : "Pass";
       case "hazard": return "Hazard: " + a.player + " plays " + (NAMES[a.card] || a.card);
       case "counter": return "Counter: " + (NAMES[a.card] || a.card);
       case "flip": return "Flip: " + a.cards.map((c) => NAMES[c] || c).join(" + ");
