@@ -93,3 +93,26 @@ def test_recent_actions_say_who_tossed_passed_and_rolled(browser, live_server):
     snap(host, "product-recent-who")
     assert not host.js_errors
     host.context.close()
+
+
+def test_the_wrong_pin_message_lines_up_with_the_pin_field(browser, live_server):
+    page = open_page(browser, live_server.url + "/login")
+    page.fill("#pin", "not-the-pin")
+    page.click("text=Unlock")
+    page.wait_for_selector(".error")
+    assert page.inner_text(".error") == "That PIN is not right."
+    error, field = (page.locator(sel).bounding_box() for sel in (".error", "#pin"))
+    assert error["x"] == pytest.approx(field["x"], abs=1)
+    assert error["width"] == pytest.approx(field["width"], abs=1)
+    snap(page, "product-login-wrong-pin")
+    page.context.close()
+
+
+def test_every_card_on_the_host_page_has_its_plus_in_the_same_place(browser, live_server):
+    host = open_host(browser, live_server)
+    host.wait_for_selector("#join summary")
+    aligns = host.evaluate("""[...document.querySelectorAll('.host-main > details > summary')]
+      .map(s => [s.parentElement.id, getComputedStyle(s, '::before').textAlign])""")
+    assert {align for _, align in aligns} <= {"start", "left"}, aligns
+    assert "join" in dict(aligns)
+    host.context.close()
