@@ -204,4 +204,6 @@ def _refuse(shown: Any, known: tuple[str, ...]) -> str:
     kinds = "number-0 to number-10, slide-10, slide-15, slide-21"
     if "switch" in known:
         kinds += ", switch, draw-2, play-2"
+    if shown is None:
+        raise InvalidAction(f"'card' is missing: a card for this pile, one of: {kinds}.")
     raise InvalidAction(f"{shown!r} is not a card for this pile; expected one of: {kinds}.")
