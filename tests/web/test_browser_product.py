@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from companion.camera_link import CardLink
 from tests.web.test_browser_review import open_host, open_page, snap
 
 pytestmark = pytest.mark.browser
@@ -116,3 +117,56 @@ def test_every_card_on_the_host_page_has_its_plus_in_the_same_place(browser, liv
     assert {align for _, align in aligns} <= {"start", "left"}, aligns
     assert "join" in dict(aligns)
     host.context.close()
+
+
+@pytest.mark.parametrize("game, before, seen, offer, after", [
+    ("sorry-21", [], ("number-7",), "Confirm: Ann plays 7", {"total": 7}),
+    ("paper-toss", [{"type": "toss"}], ("good-throw", "dog"), "Confirm: Flip: Good Throw +1",
+     {"tokens": [1, 0]}),
+])
+def test_the_card_the_camera_reads_is_one_tap_on_the_host_page(browser, live_server, game,
+                                                               before, seen, offer, after):
+    # the camera offered Sorry!'s new top card and Paper Toss's flipped Toss card, but the
+    # host page showed neither: only the GPIO button could confirm them
+    assert live_server.request("POST", "/api/games", {"game": game,
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    act(live_server, *before)
+    companion = live_server.app.extensions["companion"]
+    link = CardLink(companion.session)
+    companion.camera = link  # the recognition loop's confirm(), without a real camera
+    companion.session.set_extra("camera", {"online": True, "status": "camera online"})
+    host = open_host(browser, live_server)
+    host.wait_for_selector("#camera-cards")
+    assert host.inner_text("#camera-cards") == "No known card in view."
+    link.on_cards(seen)
+    host.wait_for_selector("#confirm-camera")
+    assert host.inner_text("#confirm-camera") == offer
+    snap(host, f"product-camera-offer-{game}")
+    host.click("#confirm-camera")
+    host.wait_for_selector("#confirm-camera", state="detached")
+    state = live_server.request("GET", "/api/state")[1]
+    assert {key: state[key] for key in after} == after
+    assert not host.js_errors
+    host.context.close()
+
+
+def test_an_offline_camera_says_what_it_last_saw(browser, live_server):
+    # "camera offline" beside "The camera sees 3 green..." read as a live picture
+    assert live_server.request("POST", "/api/games", {"game": "toss-up",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    session = live_server.app.extensions["companion"].session
+    session.set_extra("dice", {"seen": {"green": 2, "yellow": 3, "red": 1, "other": 0},
+                               "offer": None, "message": None})
+    session.set_extra("camera", {"online": False, "status": "camera offline: unplugged"})
+    phone = open_page(browser, live_server.url + "/")
+    phone.wait_for_selector("#camera-saw .cam-status.off")
+    assert phone.text_content("#camera-saw .label") == "The camera last saw"
+    host = open_host(browser, live_server)
+    host.wait_for_selector("text=Last saw 2 green · 3 yellow · 1 red")
+    session.set_extra("camera", {"online": True, "status": "camera online"})
+    phone.wait_for_selector("#camera-saw .cam-status.on")
+    assert phone.text_content("#camera-saw .label") == "The camera sees"
+    host.wait_for_selector("text=Sees 2 green · 3 yellow · 1 red")
+    assert not phone.js_errors and not host.js_errors
+    for page in (phone, host):
+        page.context.close()

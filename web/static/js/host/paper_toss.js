@@ -57,7 +57,8 @@
     const who = state.players[state.current].name;
     const parts = [h("div", {class: "turn-head"},
       h("p", {class: "turn-who", text: (t ? t.tosser : who) + (t ? " is tossing" : " to act")}),
-      h("p", {class: "turn-meta", text: STEPS[state.step] || state.step}))];
+      h("p", {class: "turn-meta", text: STEPS[state.step] || state.step})),
+      Touch.cameraCards(state, describe, (id) => NAMES[id] || id.replace(/-/g, " "))];
     if (state.step === "turn") {
       parts.push(h("div", {class: "action-row"},
         Touch.act("Toss", {type: "toss"}, send, {id: "toss"}),
