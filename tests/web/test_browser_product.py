@@ -170,3 +170,28 @@ def test_an_offline_camera_says_what_it_last_saw(browser, live_server):
     assert not phone.js_errors and not host.js_errors
     for page in (phone, host):
         page.context.close()
+
+
+def test_the_new_game_form_starts_from_the_options_of_the_game_on_the_table(browser, live_server):
+    # after a game to 30 the form offered the players again, but a target of 100
+    assert live_server.request("POST", "/api/games", {
+        "game": "toss-your-cookies", "players": ["Ann", "Ben", "Cy"],
+        "options": {"rounds": 5, "countdown_seconds": 8}})[0] == 201
+    host = open_host(browser, live_server)
+    host.wait_for_selector('body[data-version="1"]')
+    value = lambda name: host.input_value(f'#options [name="{name}"]')  # noqa: E731
+    assert (value("rounds"), value("countdown_seconds"), value("scramble_seconds")) == ("5", "8", "10")
+    assert [n.input_value() for n in host.locator("#player-list input").all()] == ["Ann", "Ben", "Cy"]
+
+    assert live_server.request("POST", "/api/games", {
+        "game": "paper-tales", "players": ["Ann", "Ben"],
+        "options": {"phase_seconds": {"recruitment": 45}, "auto_advance": True}})[0] == 201
+    host.wait_for_selector('body[data-version="2"]')
+    host.click("#new-game summary")
+    host.select_option("#game-select", "paper-tales")
+    assert (value("recruitment"), value("deployment")) == ("45", "90")
+    assert host.is_checked('#options [name="auto_advance"]')
+    host.select_option("#game-select", "toss-up")
+    assert value("target") == "100", "another game keeps its own defaults"
+    assert not host.js_errors
+    host.context.close()
