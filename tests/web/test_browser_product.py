@@ -212,3 +212,19 @@ def test_score_bars_have_one_length_while_a_turn_is_pending(browser, live_server
     assert fills[0] == pytest.approx(fills[1], abs=0.5), "Ann and Ben both have 5"
     snap(page, "product-bars-pending")
     page.context.close()
+
+
+def test_the_last_toss_reads_as_done_once_the_dice_go_left(browser, live_server):
+    # "Ben rolls the dice" above "Toss 1: everyone picks 1 card..." read as what to do now
+    assert live_server.request("POST", "/api/games", {"game": "toss-your-cookies",
+                                                      "players": ["Ann", "Ben", "Cy"]})[0] == 201
+    page = open_page(browser, live_server.url + "/")
+    act(live_server, {"type": "roll", "action": "toss", "number": 1})
+    page.wait_for_selector('#board[data-version="2"] #roll-text')
+    assert page.inner_text("#roll-text").startswith("Toss 1: everyone picks 1 card")
+    act(live_server, {"type": "skip"}, {"type": "skip"})  # "Toss!" now, then the scramble ends
+    page.wait_for_selector('#board[data-version="4"] #now-name')
+    assert page.inner_text("#now-name") == "Ben"
+    assert page.inner_text("#roll-text").startswith("Ann rolled · Toss 1: everyone picks")
+    assert not page.js_errors
+    page.context.close()
