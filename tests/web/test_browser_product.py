@@ -228,3 +228,23 @@ def test_the_last_toss_reads_as_done_once_the_dice_go_left(browser, live_server)
     assert page.inner_text("#roll-text").startswith("Ann rolled · Toss 1: everyone picks")
     assert not page.js_errors
     page.context.close()
+
+
+def test_a_sorry_tiebreaker_shows_no_pile_to_play_on(browser, live_server):
+    # "Round 2 · pile total 0 · 21 to go" stood above the tiebreaker, as if play went on
+    assert live_server.request("POST", "/api/games", {"game": "sorry-21",
+                                                      "players": ["Ann", "Ben", "Cy"]})[0] == 201
+    act(live_server, *({"type": "correct", "player": seat, "delta": 3, "reason": "table"}
+                       for seat in (0, 1)),
+        *({"type": "play", "card": card} for card in ("number-10", "number-10", "number-5")))
+    assert live_server.request("GET", "/api/state")[1]["stage"] == "tiebreak"  # Cy busted
+    page = open_page(browser, live_server.url + "/")
+    page.wait_for_selector('#board[data-version="6"] #tiebreak')
+    assert page.locator("#pile-total").count() == 0
+    assert page.locator("#now-name").count() == 0
+    act(live_server, {"type": "tiebreak", "player": "Ann", "cards": ["number-10", "number-9"]},
+        {"type": "tiebreak", "player": "Ben", "cards": ["number-10", "number-5"]})
+    page.wait_for_selector("#winner")
+    assert page.inner_text(".winner-names") == "Ann"
+    assert not page.js_errors
+    page.context.close()
