@@ -250,3 +250,21 @@ def test_a_sorry_tiebreaker_shows_no_pile_to_play_on(browser, live_server):
     assert page.inner_text(".winner-names") == "Ann"
     assert not page.js_errors
     page.context.close()
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (1366, 768), (1280, 720)])
+def test_the_tv_view_fits_the_screen_without_scrolling(browser, live_server, width, height):
+    # a 1366x768 or 720p television showed Toss Up!'s chart and last roll below the fold
+    # (nobody scrolls a TV); six players did not fit even at 1080p
+    players = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn"]
+    assert live_server.request("POST", "/api/games", {"game": "toss-up",
+                                                      "players": players})[0] == 201
+    act(live_server, {"type": "roll", "green": 5, "yellow": 5, "red": 0}, {"type": "bank"},
+        {"type": "roll", "green": 5, "yellow": 4, "red": 1})
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page.goto(live_server.url + "/tv")
+    page.wait_for_selector('#board[data-version="4"] #chart')
+    assert page.evaluate("document.documentElement.scrollHeight") <= height
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    snap(page, f"product-tv-{width}x{height}")
+    page.context.close()
