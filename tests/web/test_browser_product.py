@@ -268,3 +268,16 @@ def test_the_tv_view_fits_the_screen_without_scrolling(browser, live_server, wid
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     snap(page, f"product-tv-{width}x{height}")
     page.context.close()
+
+
+@pytest.mark.parametrize("game, players", [("toss-your-cookies", ["Ann", "Ben", "Cy"]),
+                                           ("sorry-21", ["Ann", "Ben"])])
+def test_pips_sit_level_with_the_name_in_rows_without_a_bar(browser, live_server, game, players):
+    assert live_server.request("POST", "/api/games", {"game": game, "players": players})[0] == 201
+    page = open_page(browser, live_server.url + "/")
+    page.wait_for_selector('#board[data-version="1"] .player .pawns')
+    middle = lambda sel: (lambda b: b["y"] + b["height"] / 2)(  # noqa: E731
+        page.locator(f".player >> nth=0 >> {sel}").bounding_box())
+    assert middle(".pawns") == pytest.approx(middle(".player-name"), abs=2)
+    assert middle(".player-score") == pytest.approx(middle(".player-name"), abs=2)
+    page.context.close()
