@@ -105,8 +105,10 @@ def get_type(data: Any, known: Mapping[str, Any]) -> str:
     if not isinstance(data, Mapping):
         raise InvalidAction("An action must be a JSON object.")
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in known:
-        names = ", ".join(sorted(known))
+    names = ", ".join(sorted(known))
+    if not isinstance(kind, str) or not kind:
+        raise InvalidAction(f"An action needs a \"type\", one of: {names}.")
+    if kind not in known:
         raise InvalidAction(f"Unknown action {kind!r}; this game knows: {names}.")
     return kind
 

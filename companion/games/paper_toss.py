@@ -6,7 +6,8 @@ Hazards one at a time and the tosser counters each; the first Hazard left standi
 names the *chooser*, who flips two Toss cards and picks the one the tosser applies.
 Otherwise one Toss card is flipped (or two with Energy Drink, the tosser picking).
 Bully and Flat Tire may be played at any time. The cards, actions and
-:func:`parse_action` are in :mod:`companion.games.paper_toss_cards`.
+:func:`parse_action` are in :mod:`companion.games.paper_toss_cards`; the step and the
+toss as JSON in :mod:`companion.games.paper_toss_views`.
 
 Rulings kept here (digest rulings first, then the companion's own):
 
@@ -23,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from companion.errors import IllegalAction, NotNow
+from companion.games import paper_toss_views as views
 from companion.games.base import (Correct, Event, check_correct, check_options, check_players,
                                   corrected, get_int)
 from companion.games.paper_toss_cards import (
@@ -365,43 +367,11 @@ def public_state(state: State) -> dict[str, Any]:
         "target": state.target,
         "tokens": list(state.tokens),
         "skipped_turns": list(state.skips),
-        "step": _step(state),
-        "toss": _toss_view(state, state.toss),
-        "last_toss": _toss_view(state, state.last_toss),
+        "step": views.step(state),
+        "toss": views.toss_view(state, state.toss),
+        "last_toss": views.toss_view(state, state.last_toss),
         "turn_number": state.turn_number,
         "history": [list(tokens) for tokens in state.history],
-    }
-
-
-def _step(state: State) -> str:
-    """What the table waits for: over, turn, hazards, counter, flip, pick, sprinklers."""
-    if state.over:
-        return "over"
-    if state.toss is None:
-        return "turn"
-    if state.toss.waiting is not None:
-        return "counter"
-    return state.toss.stage
-
-
-def _toss_view(state: State, toss: Toss | None) -> dict[str, Any] | None:
-    if toss is None:
-        return None
-    names = state.players
-    waiting = toss.waiting
-    return {
-        "tosser": names[toss.tosser],
-        "stage": toss.stage,
-        "hazards": [{"player": names[h.player], "card": h.card, "counter": h.counter}
-                    for h in toss.hazards],
-        "waiting_hazard": None if waiting is None else
-        {"player": names[waiting.player], "card": waiting.card},
-        "chooser": None if toss.chooser is None else names[toss.chooser],
-        "energy_drink": toss.energy_drink,
-        "cards_due": toss.cards_due if toss.stage in ("hazards", "flip") else 0,
-        "flipped": list(toss.flipped),
-        "result": toss.result,
-        "change": toss.gained if toss.stage == "done" else None,
     }
 
 

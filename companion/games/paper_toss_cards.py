@@ -243,5 +243,7 @@ def _card(data: Mapping[str, Any], key: str, known: Any, what: str) -> str:
     if isinstance(value, str) and value in known:
         return value
     names = ", ".join(CARDS[c] + f" ({c})" for c in known)
+    if value is None:
+        raise InvalidAction(f"'{key}' is missing: {what}, one of: {names}.")
     shown = CARDS.get(value, value) if isinstance(value, str) else value
     raise InvalidAction(f"{shown!r} is not {what}; expected one of: {names}.")

@@ -6,7 +6,8 @@ that makes exactly 21 wins the round: one pawn flips HOME, unless another player
 it with SORRY!. Over 21 busts: every other player flips a pawn HOME. The next player
 starts the next round. First with all 4 pawns HOME wins; players who get there at once
 play a tiebreaker. The cards, actions and :func:`parse_action` are in
-:mod:`companion.games.sorry_21_cards`.
+:mod:`companion.games.sorry_21_cards`; the state as JSON in
+:mod:`companion.games.sorry_21_views`.
 
 A player's *progress* counts the pawn flips they have earned: pawns HOME in the normal
 game (goal 4); in the longer game 5-8 count pawns flipped back to START (goal 8).
@@ -26,16 +27,16 @@ from typing import Any, Mapping, Sequence
 from companion.errors import IllegalAction, InvalidAction, NotNow
 from companion.games.base import (Correct, Event, check_correct, check_options, check_players,
                                   corrected)
+from companion.games import sorry_21_views as views
 from companion.games.sorry_21_cards import (
-    ACTIONS, CARDS, NUMBERS, PILE_CARDS, SLIDES, Accept, Action, Block, Play, Steal, TakeBack,
-    TiebreakPile, parse_action, pile_total, seat_of,
+    ACTIONS, CARDS, NUMBERS, PAWNS, PILE_CARDS, SLIDES, Accept, Action, Block, Play, Steal,
+    TakeBack, TiebreakPile, pawns_home, parse_action, pile_total, seat_of,
 )
 
 ID = "sorry-21"
 NAME = "Sorry! Revenge"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
-PAWNS = 4
 #: Option name -> default. ``longer``: the longer game (all pawns HOME, then back to START).
 OPTIONS: dict[str, Any] = {"longer": False}
 #: Push buttons (``companion/controls.py``): *next* confirms what the camera offers
@@ -93,11 +94,6 @@ class State:
     @property
     def goal(self) -> int:
         return 2 * PAWNS if self.longer else PAWNS
-
-
-def pawns_home(progress: int) -> int:
-    """Pawns HOME for a player's progress (the longer game brings them back after 4)."""
-    return progress if progress <= PAWNS else 2 * PAWNS - progress
 
 
 def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> State:
@@ -371,47 +367,5 @@ def _with(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
 
 
 def public_state(state: State) -> dict[str, Any]:
-    """The JSON-ready view every phone sees."""
-    names = state.players
-    players = []
-    for name, progress in zip(names, state.progress):
-        home = pawns_home(progress)
-        players.append({"name": name, "score": progress, "home": home, "start": PAWNS - home,
-                        "returning": progress > PAWNS})
-    pending, last = state.pending, state.last_round
-    return {
-        "game": ID,
-        "players": players,
-        "current": None if state.over or state.tied else state.current,
-        "over": state.over,
-        "winners": list(winners(state)),
-        "stage": _stage(state),
-        "total": state.total,
-        "pile": list(state.pile),
-        "direction": "clockwise" if state.direction == 1 else "counterclockwise",
-        "round": state.round_number,
-        "play2_left": state.play2_left,
-        "pending": None if pending is None else {
-            "kind": pending.kind, "player": names[pending.by],
-            "target": None if pending.target is None else names[pending.target]},
-        "tiebreak": None if not state.tied and state.champion is None else {
-            "players": [names[s] for s in state.tied],
-            "piles": {names[s]: t for s, t in state.tiebreak}},
-        "last_round": None if last is None else {
-            "round": last.number, "how": last.how, "player": names[last.player],
-            "flipped": [names[s] for s in last.flipped], "total": last.total},
-        "longer": state.longer,
-        "goal": state.goal,
-        "history": [list(progress) for progress in state.history],
-    }
-
-
-def _stage(state: State) -> str:
-    """What the table waits for: play, play-2, twenty-one, sorry, tiebreak or over."""
-    if state.over:
-        return "over"
-    if state.tied:
-        return "tiebreak"
-    if state.pending is not None:
-        return "twenty-one" if state.pending.kind == "claim" else "sorry"
-    return "play-2" if state.play2_left else "play"
+    """The JSON-ready view every phone sees (built in :mod:`companion.games.sorry_21_views`)."""
+    return views.state_json(state, game=ID, winners=winners(state))

@@ -1,8 +1,9 @@
 """Sorry! Revenge: the cards, the pile arithmetic, the actions and how dicts are parsed.
 
 The rules live in :mod:`companion.games.sorry_21`. Here: what the camera must learn
-(``CARDS``), what each pile card does to the total (:func:`pile_total`), what the API
-accepts (``ACTIONS``) and :func:`parse_action`, which checks shape but not the rules.
+(``CARDS``), what each pile card does to the total (:func:`pile_total`), the pawns
+(``PAWNS``, :func:`pawns_home`), what the API accepts (``ACTIONS``) and
+:func:`parse_action`, which checks shape but not the rules.
 
 A player is named in an action by name (any case) or by seat index (0 = first seat).
 """
@@ -34,6 +35,15 @@ CARDS: dict[str, str] = {
     "sorry": "SORRY!",
     "dont-be-sorry": "Don't Be SORRY!",
 }
+
+
+#: Pawns per player; the normal game is won with all of them HOME.
+PAWNS = 4
+
+
+def pawns_home(progress: int) -> int:
+    """Pawns HOME for a player's progress (the longer game brings them back after 4)."""
+    return progress if progress <= PAWNS else 2 * PAWNS - progress
 
 
 def pile_total(cards: Iterable[str]) -> int:
@@ -194,4 +204,6 @@ def _refuse(shown: Any, known: tuple[str, ...]) -> str:
     kinds = "number-0 to number-10, slide-10, slide-15, slide-21"
     if "switch" in known:
         kinds += ", switch, draw-2, play-2"
+    if shown is None:
+        raise InvalidAction(f"'card' is missing: a card for this pile, one of: {kinds}.")
     raise InvalidAction(f"{shown!r} is not a card for this pile; expected one of: {kinds}.")

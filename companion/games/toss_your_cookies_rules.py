@@ -124,11 +124,13 @@ def parse_roll(data: Mapping[str, Any], at: float) -> Roll:
     """A roll dict with both faces (``number`` 1-3 as integer or text, "all", "milk")."""
     action, number = data.get("action"), data.get("number")
     if action not in ACTION_FACES:
-        raise InvalidAction(f"The action die shows {', '.join(ACTION_FACES)}, not {action!r}.")
+        said = "nothing ('action' is empty)" if action is None else repr(action)
+        raise InvalidAction(f"The action die shows {', '.join(ACTION_FACES)}, not {said}.")
     if isinstance(number, int) and not isinstance(number, bool):
         number = str(number)
     if number not in NUMBER_FACES:
-        raise InvalidAction(f"The number die shows 1, 2, 3, all or milk, not {number!r}.")
+        said = "nothing ('number' is empty)" if number is None else repr(number)
+        raise InvalidAction(f"The number die shows 1, 2, 3, all or milk, not {said}.")
     virtual = data.get("virtual", False)
     if not isinstance(virtual, bool):
         raise InvalidAction("'virtual' must be true or false.")

@@ -84,7 +84,7 @@ def test_bad_set_up_is_refused_with_a_sentence(players, options, words):
 @pytest.mark.parametrize("data, words", [
     ({"type": "draw"}, "Unknown action 'draw'"),
     ({"type": "play", "card": "number-11"}, "'number-11' is not a card"),
-    ({"type": "play"}, "None is not a card"),
+    ({"type": "play"}, "'card' is missing: a card for this pile"),
     ({"type": "play", "card": "sorry"}, "SORRY! is not played with 'play'"),
     ({"type": "play", "card": "dont-be-sorry"}, "use take-back or steal"),
     ({"type": "take-back"}, "'target' must be a player"),

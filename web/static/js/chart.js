@@ -16,6 +16,15 @@ function svg(tag, attrs, ...children) {
   return el;
 }
 
+/** How far (chart units) to draw `seat`'s point of `row` off its value, so that players
+ *  with equal scores run side by side, a line's width apart, instead of one over the
+ *  other: 0 when nobody shares the score. */
+function tieShift(row, seat, players) {
+  const value = row[seat] || 0;
+  const tied = [...Array(players).keys()].filter((s) => (row[s] || 0) === value);
+  return (tied.indexOf(seat) - (tied.length - 1) / 2) * 3;  // 3: .chart-line's stroke-width
+}
+
 /** A card with the chart of `state.history` (scores per seat after each turn), or null. */
 function scoreChart(state, label) {
   const history = state.history || [];
@@ -31,11 +40,11 @@ function scoreChart(state, label) {
             svg("text", {class: "chart-axis", x: L - 6, y: y(v) + 4, "text-anchor": "end", text: v})];
   });
   const lines = state.players.map((p, seat) => {
-    const points = rows.map((row, i) => x(i).toFixed(1) + "," + y(row[seat] || 0).toFixed(1)).join(" ");
-    const last = rows[rows.length - 1][seat] || 0;
+    const ys = rows.map((row) => y(row[seat] || 0) + tieShift(row, seat, state.players.length));
+    const points = rows.map((row, i) => x(i).toFixed(1) + "," + ys[i].toFixed(1)).join(" ");
     return svg("g", {class: "series-" + (seat % 8)},
       svg("polyline", {class: "chart-line", points}),
-      svg("circle", {class: "chart-dot", cx: x(rows.length - 1), cy: y(last), r: 4}));
+      svg("circle", {class: "chart-dot", cx: x(rows.length - 1), cy: ys[ys.length - 1].toFixed(1), r: 4}));
   });
   const chart = svg("svg", {class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img",
                             "aria-label": "Scores after each " + (label || "turn")},

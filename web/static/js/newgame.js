@@ -60,7 +60,25 @@ const NewGame = {
     document.getElementById("game-hint").textContent = game.min_players + " to " + game.max_players + " players";
     while (this.names().length < game.min_players) this.addPlayer("");
     fill(document.getElementById("options"), Object.entries(game.options).map(([name, value]) => this.option(name, value)));
+    this.keepOptions(Host.state);
     this.refreshButtons();
+  },
+
+  /** Start the options of the game on the table from its own settings (the state shows
+   *  them under the options' names), so "play again" keeps a target of 30. */
+  keepOptions(state) {
+    const game = this.game();
+    if (!state || !game || state.game !== game.id) return;
+    const put = (input, value) => {
+      if (input.dataset.kind === "boolean" && typeof value === "boolean") input.checked = value;
+      else if (input.dataset.kind === "number" && typeof value === "number") input.value = value;
+    };
+    for (const field of document.querySelectorAll("#options > .field")) {
+      const value = state[field.dataset.name];
+      if (value === undefined || value === null) continue;
+      if (field.dataset.kind !== "group") put(field.querySelector("[name]"), value);
+      else for (const sub of field.querySelectorAll(".field")) put(sub.querySelector("[name]"), value[sub.dataset.name]);
+    }
   },
 
   /** The field of one option, from its default: a number, a yes/no, a group of numbers

@@ -48,6 +48,26 @@ const Touch = {
                    disabled: value + o.step > o.max, onclick: () => onChange(value + o.step)}));
   },
 
+  /** What the camera reads of the cards on the table (live extra `cards`: {seen, offer,
+   *  message}) and the action it offers, confirmed with one tap; null without a camera.
+   *  `describe(action)` words the offer, `name(cardId)` a card. */
+  cameraCards(state, describe, name) {
+    const camera = state.camera;
+    const cards = state.cards || {};
+    if (!camera && !state.cards) return null;
+    const offline = Boolean(camera && !camera.online);
+    const seen = cards.seen || [];
+    return Touch.section("Camera" + (camera ? (offline ? " · offline" : " · watching") : ""),
+      offline && camera.status ? h("p", {class: "hint", text: camera.status}) : null,
+      state.hand ? h("p", {class: "hint", text: "A hand is over the table: the camera reads the cards once it has gone."}) : null,
+      h("p", {class: "hint", id: "camera-cards",
+              text: seen.length ? (offline ? "Last saw: " : "Sees: ") + seen.map(name).join(" · ") : "No known card in view."}),
+      cards.message ? h("p", {class: "hint", text: cards.message}) : null,
+      cards.offer ? h("button", {type: "button", class: "btn good big", id: "confirm-camera",
+                                 text: "Confirm: " + describe({...cards.offer, turn: state.current}),
+                                 onclick: () => Host.post("/api/camera/confirm")}) : null);
+  },
+
   /** A titled block of the host controls. */
   section(title, ...children) {
     return h("section", {class: "touch-section"}, title ? h("h3", {class: "touch-title", text: title}) : null, children);

@@ -57,7 +57,8 @@
     const who = state.players[state.current].name;
     const parts = [h("div", {class: "turn-head"},
       h("p", {class: "turn-who", text: (t ? t.tosser : who) + (t ? " is tossing" : " to act")}),
-      h("p", {class: "turn-meta", text: STEPS[state.step] || state.step}))];
+      h("p", {class: "turn-meta", text: STEPS[state.step] || state.step})),
+      Touch.cameraCards(state, describe, (id) => NAMES[id] || id.replace(/-/g, " "))];
     if (state.step === "turn") {
       parts.push(h("div", {class: "action-row"},
         Touch.act("Toss", {type: "toss"}, send, {id: "toss"}),
@@ -87,7 +88,10 @@
   }
 
   function describe(a) {
+    const by = Host.state && Host.state.players[a.turn] ? Host.state.players[a.turn].name : null;  // whose turn it was
     switch (a.type) {
+      case "toss": return by ? by + " tosses" : "Toss";
+      case "pass": return by ? by + " passes" : "Pass";
       case "hazard": return "Hazard: " + a.player + " plays " + (NAMES[a.card] || a.card);
       case "counter": return "Counter: " + (NAMES[a.card] || a.card);
       case "flip": return "Flip: " + a.cards.map((c) => NAMES[c] || c).join(" + ");

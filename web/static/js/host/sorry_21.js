@@ -36,7 +36,8 @@
     const who = state.players[state.current];
     const parts = [h("div", {class: "turn-head"},
       h("p", {class: "turn-who", text: (who ? who.name : "") + " plays · total " + state.total}),
-      h("p", {class: "turn-meta", text: "Round " + state.round + (state.play2_left ? " · Play 2: " + state.play2_left + " number cards owed" : "")}))];
+      h("p", {class: "turn-meta", text: "Round " + state.round + (state.play2_left ? " · Play 2: " + state.play2_left + " number cards owed" : "")})),
+      Touch.cameraCards(state, describe, cardName)];
     const p = state.pending;
     if (p && p.kind === "claim") {
       const maker = state.players.findIndex((x) => x.name === p.player);
@@ -58,10 +59,15 @@
     return parts;
   }
 
+  /** A card's name: "7", "Slide 15", "SORRY!". */
+  function cardName(id) {
+    return Object.fromEntries([...SPECIAL, ["sorry", "SORRY!"], ["dont-be-sorry", "Don't Be SORRY!"]])[id] || id.replace("number-", "");
+  }
+
   function describe(a) {
     const players = Host.state ? Host.state.players : [];
     if (a.type === "play") {
-      const card = Object.fromEntries(SPECIAL)[a.card] || a.card.replace("number-", "");
+      const card = cardName(a.card);
       return players[a.turn] ? players[a.turn].name + " plays " + card : "Play " + card;
     }
     if (a.type === "take-back") return "SORRY! on " + a.target;

@@ -65,7 +65,7 @@
     return Touch.section("Camera" + (camera ? (camera.online ? " · watching" : " · offline") : ""),
       camera && !camera.online && camera.status ? h("p", {class: "hint", text: camera.status}) : null,
       state.hand ? h("p", {class: "hint", id: "hand-in-view", text: "A hand is over the table: the camera reads the dice once it has gone."}) : null,
-      seen ? h("p", {class: "hint", text: "Sees " + seen.green + " green · " + seen.yellow + " yellow · " + seen.red + " red"
+      seen ? h("p", {class: "hint", text: (camera && !camera.online ? "Last saw " : "Sees ") + seen.green + " green · " + seen.yellow + " yellow · " + seen.red + " red"
                                           + (seen.other ? " · " + seen.other + " other" : "")}) : null,
       dice.message ? h("p", {class: "hint", text: dice.message}) : null,
       seen && !offer && !dice.message && !state.hand && !state.over

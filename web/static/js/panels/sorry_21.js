@@ -29,7 +29,7 @@
   function render(state) {
     const parts = [pendingBanner(state)];
     const current = state.current === null ? null : state.players[state.current];
-    if (!state.over) {
+    if (!state.over && state.stage !== "tiebreak") {  // no pile, no next card in a tiebreaker
       const gap = 21 - state.total;
       parts.push(h("section", {class: "now sorry-now"},
         h("div", {class: "row between"},
@@ -46,7 +46,7 @@
         state.pile.length ? h("div", {class: "cards"}, state.pile.slice(-6).map((c) => h("span", {class: "card-face", text: cardName(c)}))) : null));
     }
     if (state.tiebreak) {
-      parts.push(h("section", {class: "last-roll"}, h("p", {class: "label", text: "Tiebreaker: closest to 21"}),
+      parts.push(h("section", {class: "last-roll", id: "tiebreak"}, h("p", {class: "label", text: "Tiebreaker: closest to 21"}),
         h("ul", {class: "hazards"}, state.tiebreak.players.map((n) => h("li", {},
           h("span", {text: n}), h("span", {text: n in state.tiebreak.piles ? state.tiebreak.piles[n] : "…"}))))));
     }

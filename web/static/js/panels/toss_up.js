@@ -47,7 +47,7 @@
     const online = camera ? camera.online : true;
     return h("section", {class: "camera-saw", id: "camera-saw"},
       h("div", {class: "odds-head"},
-        h("span", {class: "label", text: "The camera sees"}),
+        h("span", {class: "label", text: online ? "The camera sees" : "The camera last saw"}),
         h("span", {class: "cam-status" + (online ? " on" : " off"),
                    text: online ? "watching" : "camera offline"})),
       seen ? h("div", {class: "roll small"}, ["green", "yellow", "red", "other"].filter((c) => c !== "other" || seen.other)

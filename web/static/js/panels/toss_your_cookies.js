@@ -37,6 +37,13 @@
                    text: "Round " + last.round + ": " + last.name + " — " + (last.text || "the table vouched") + (last.checked ? " (checked)" : "")});
   }
 
+  /** What the last roll makes the table do; before the next roll, whose roll it was (a Toss
+   *  whose scramble is over is no longer what to do now). */
+  function rollSaid(state, timed) {
+    const by = state.players[state.last_roll.by];
+    return (timed || !by ? "" : by.name + " rolled · ") + state.last_roll.text;
+  }
+
   function render(state) {
     const parts = [];
     if (state.claim && !state.over) parts.push(claimView(state));
@@ -50,7 +57,7 @@
                   h("p", {class: "step-text", text: state.phase === "countdown" ? "One, two, three, Toss!" : "Scramble for the cards"}))
               : h("p", {class: "now-name", id: "now-name", text: roller ? roller.name : ""}),
         !timed ? h("p", {class: "step-text", text: "rolls the dice"}) : null,
-        state.last_roll ? h("p", {class: "roll-text", id: "roll-text", text: state.last_roll.text}) : null));
+        state.last_roll ? h("p", {class: "roll-text", id: "roll-text", text: rollSaid(state, timed)}) : null));
     }
     parts.push(h("section", {class: "table"},
       h("p", {class: "label", text: "Rounds won · " + state.wins_needed + " wins the game"}), tally(state), lastClaim(state)));

@@ -1,0 +1,60 @@
+"""Sorry! Revenge views: the public state as JSON, and what the table waits for.
+
+Read-only helpers for ``sorry_21.public_state``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from companion.games.sorry_21_cards import PAWNS, pawns_home
+
+if TYPE_CHECKING:  # the type only: sorry_21 imports this module
+    from companion.games.sorry_21 import State
+
+
+def state_json(state: State, *, game: str, winners: Sequence[str]) -> dict[str, Any]:
+    """The JSON-ready view every phone sees; players and seats by name."""
+    names = state.players
+    players = []
+    for name, progress in zip(names, state.progress):
+        home = pawns_home(progress)
+        players.append({"name": name, "score": progress, "home": home, "start": PAWNS - home,
+                        "returning": progress > PAWNS})
+    pending, last = state.pending, state.last_round
+    return {
+        "game": game,
+        "players": players,
+        "current": None if state.over or state.tied else state.current,
+        "over": state.over,
+        "winners": list(winners),
+        "stage": stage(state),
+        "total": state.total,
+        "pile": list(state.pile),
+        "direction": "clockwise" if state.direction == 1 else "counterclockwise",
+        "round": state.round_number,
+        "play2_left": state.play2_left,
+        "pending": None if pending is None else {
+            "kind": pending.kind, "player": names[pending.by],
+            "target": None if pending.target is None else names[pending.target]},
+        "tiebreak": None if not state.tied and state.champion is None else {
+            "players": [names[s] for s in state.tied],
+            "piles": {names[s]: t for s, t in state.tiebreak}},
+        "last_round": None if last is None else {
+            "round": last.number, "how": last.how, "player": names[last.player],
+            "flipped": [names[s] for s in last.flipped], "total": last.total},
+        "longer": state.longer,
+        "goal": state.goal,
+        "history": [list(progress) for progress in state.history],
+    }
+
+
+def stage(state: State) -> str:
+    """What the table waits for: play, play-2, twenty-one, sorry, tiebreak or over."""
+    if state.over:
+        return "over"
+    if state.tied:
+        return "tiebreak"
+    if state.pending is not None:
+        return "twenty-one" if state.pending.kind == "claim" else "sorry"
+    return "play-2" if state.play2_left else "play"
