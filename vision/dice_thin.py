@@ -25,6 +25,7 @@ _MIN_LONG = 2.5  # a band is at least this many times longer than wide
 _MAX_WIDE = 1.5  # ... and at most this many dice's edges wide
 _MIN_EVEN = 0.75  # share of its stations of the band's width (``Band.even``)
 _MIN_ALONG = 0.8  # share of its edges' gradient energy across its axis (``along_share``)
+_MIN_NEAR = 0.75  # ... and within a die's edge of the die found (``edge_turn``)
 
 
 @dataclass(frozen=True)
@@ -193,10 +194,12 @@ def is_on_band(work: np.ndarray, mask: np.ndarray, centres: list[tuple[float, fl
                side: float) -> list[bool]:
     """For each centre (x, y): True when it lies on a band of the foreground ``mask``
     (0/255, the size of the BGR ``work`` image) at least 2.5 times longer than wide, at
-    most 1.5 dice's edges ``side`` wide, of even width, whose edges run along it (a
-    pencil's eraser, a tray's rim): no die. The band's axis is the way the edges around
-    the centre run (``edge_turn``; the longest run of the foreground through a point near
-    the frame's edge or a band's end may cut across the band)."""
+    most 1.5 dice's edges ``side`` wide, of even width, whose edges run along it, the
+    whole band's and those within a die's edge of the centre (a pencil's eraser, a tray's
+    rim: no die; a die lying on a ruler shows its own edges across it). The band's axis
+    is the way the edges around the centre run (``edge_turn``; the longest run of the
+    foreground through a point near the frame's edge or a band's end may cut across
+    the band)."""
     c = np.asarray(centres, np.float32).reshape(-1, 2)
     out = [False] * len(c)
     if len(c) == 0:
@@ -204,10 +207,11 @@ def is_on_band(work: np.ndarray, mask: np.ndarray, centres: list[tuple[float, fl
     (long_,) = np.nonzero(_is_long(mask, c, side))
     if len(long_) == 0:
         return out
-    u = np.array([edge_turn(work, tuple(c[i]), side)[0] for i in long_], np.float32)
+    turns = [edge_turn(work, tuple(c[i]), side) for i in long_]
+    u = np.array([t[0] for t in turns], np.float32)
     a, b, u, width, even = _measure(mask, c[long_], u, side)
     shaped = ((a + b >= _MIN_LONG * width) & (width > 0) & (width <= _MAX_WIDE * side)
-              & (even >= _MIN_EVEN))
+              & (even >= _MIN_EVEN) & (np.array([t[1] for t in turns]) >= _MIN_NEAR))
     for j in np.flatnonzero(shaped):
         band = _band(mask, c[long_[j]], a[j], b[j], u[j], width[j], even[j])
         out[long_[j]] = along_share(work, band, side) >= _MIN_ALONG

@@ -91,3 +91,13 @@ def test_dice_in_a_straight_row_edge_to_edge_are_still_dice():
     for j in range(4):  # the row is a band of even width, but its dice's edges cross it
         ds.die(frame, (200 + j * 29, 250), 28, ds.YELLOW, angle=0, pips=1 + j)
     assert read_dice(frame).counts() == (1, 4, 0, 0)
+
+
+def test_dice_on_and_against_a_ruler_and_a_card_are_read():
+    frame = ds.scene(["green"], side=30, table_colour=(60, 90, 60))
+    cv2.rectangle(frame, (200, 150), (320, 320), (235, 235, 230), -1)  # a card
+    cv2.rectangle(frame, (340, 60), (380, 400), (230, 232, 228), -1)  # a ruler
+    ds.die(frame, (260, 230), 30, ds.RED, angle=15)  # on the card
+    ds.die(frame, (337, 240), 30, ds.YELLOW, angle=5)  # against the ruler and the card
+    ds.die(frame, (360, 300), 28, ds.GREEN, angle=0)  # on the ruler: its edges cross it
+    assert read_dice(frame).counts() == (2, 1, 1, 0)
