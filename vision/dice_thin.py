@@ -204,14 +204,15 @@ def is_on_band(work: np.ndarray, mask: np.ndarray, centres: list[tuple[float, fl
     out = [False] * len(c)
     if len(c) == 0:
         return out
-    (long_,) = np.nonzero(_is_long(mask, c, side))
+    turns = {int(i): edge_turn(work, tuple(c[i]), side)
+             for i in np.flatnonzero(_is_long(mask, c, side))}
+    long_ = np.array([i for i, (_, near) in turns.items() if near >= _MIN_NEAR], np.intp)
     if len(long_) == 0:
         return out
-    turns = [edge_turn(work, tuple(c[i]), side) for i in long_]
-    u = np.array([t[0] for t in turns], np.float32)
+    u = np.array([turns[i][0] for i in long_], np.float32)
     a, b, u, width, even = _measure(mask, c[long_], u, side)
     shaped = ((a + b >= _MIN_LONG * width) & (width > 0) & (width <= _MAX_WIDE * side)
-              & (even >= _MIN_EVEN) & (np.array([t[1] for t in turns]) >= _MIN_NEAR))
+              & (even >= _MIN_EVEN))
     for j in np.flatnonzero(shaped):
         band = _band(mask, c[long_[j]], a[j], b[j], u[j], width[j], even[j])
         out[long_[j]] = along_share(work, band, side) >= _MIN_ALONG
