@@ -37,6 +37,7 @@ from vision.dice_marks import find_marks
 from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
 from vision.dice_split import split_blocks
+from vision.dice_thin import is_inside, is_on_band, thin_blobs
 from vision.dice_segment import (clean_mask, foreground, is_table_colour,
                                  normalise_exposure, table_model, white_balance)
 from vision.results import DiceReading, Die
@@ -134,8 +135,8 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
                                        lambda f=f: is_table_colour(
                                            f.bgr, threshold=params.fg_threshold, model=model))]
     contours = outer_contours(mask)  # of the foreground blobs, traced once
-    thin = _thin_blobs(contours, side)  # what lies on a pencil is no die
-    found = split_blocks([f for f in found if not _inside(thin, f.centre)])
+    thin = thin_blobs(contours, side)  # what lies on a pencil is no die
+    found = split_blocks([f for f in found if not is_inside(thin, f.centre)])
     if side_hint:
         side = side_hint * scale
     else:
@@ -161,7 +162,9 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
                                body_colour=lambda box: _body_colour(work, box, params))
     dice += [_die(f, scale) for f in pick.unclaimed(
         doubtful, [(d.centre[0] * scale, d.centre[1] * scale) for d in dice], side)]
-    dice = [d for d in dice if not _inside(thin, (d.centre[0] * scale, d.centre[1] * scale))]
+    at = [(d.centre[0] * scale, d.centre[1] * scale) for d in dice]  # nor on a tray's rim
+    dice = [d for d, c, band in zip(dice, at, is_on_band(work, mask, at, side))
+            if not band and not is_inside(thin, c)]
     return DiceReading.from_dice(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])))
 
 
@@ -240,24 +243,6 @@ def _blob_dice(mask: np.ndarray, contours: tuple, work: np.ndarray, side: float,
                        centre=(float(centre[0] / scale), float(centre[1] / scale)),
                        colour=colour, confidence=round(0.5 * share, 3)))
     return out
-
-
-def _thin_blobs(contours: tuple, side: float) -> list[np.ndarray]:
-    """The outlines (of the foreground blobs) about a die wide or less and five times
-    longer than wide (a pencil, a ruler's edge): whatever their ends look like, they are
-    no dice (five dice do not land edge to edge in a straight row)."""
-    out = []
-    for cnt in contours:
-        if len(cnt) >= 5:
-            _, (w, h), _ = cv2.minAreaRect(cnt)
-            if min(w, h) < 1.1 * side and max(w, h) > 5 * min(w, h):
-                out.append(cnt)
-    return out
-
-
-def _inside(outlines: list[np.ndarray], point: tuple[float, float]) -> bool:
-    """True when the point (x, y) lies inside one of the outlines."""
-    return any(cv2.pointPolygonTest(c, point, False) >= 0 for c in outlines)
 
 
 def _die(face: faces_.Face, scale: float) -> Die:

@@ -18,7 +18,7 @@ import numpy as np
 
 import cv2
 
-from vision.dice_faces import CLASS_NAMES, NONE, Face, gradient
+from vision.dice_faces import CLASS_NAMES, NONE, YELLOW, Face, gradient
 
 _RAYS = 48
 _ANGLES = np.linspace(0.0, 2 * np.pi, _RAYS, endpoint=False)
@@ -78,7 +78,12 @@ def may_be_disc(face: Face, side: float) -> bool:
     a round one (corners under 1.3) of no Toss Up colour and without a mark, or of any
     colour when it is at least 0.4 of a die's face (``side`` its edge) and either plain
     (holes under 0.05: no pips, no mark) or mostly its mark (holes 0.4 or more: a disc
-    on a light table): a brass or copper coin."""
+    on a light table): a brass or copper coin. A face that is mostly a yellow mark is
+    asked whatever its shape: a brass or copper coin's middle read as the mark of a
+    light die whose body is the coin's ragged, lit rim (a Toss Up mark covers about a
+    quarter of its face)."""
+    if face.mark == YELLOW and face.holes >= 0.4:
+        return True
     if face.corners >= 1.3:
         return False
     if face.mark == NONE and face.cls not in CLASS_NAMES:

@@ -120,3 +120,8 @@ def test_which_faces_are_asked_the_coin_test():
     assert not may_be_disc(ds.face(cls=LIGHT, mark=GREEN, corners=1.27, holes=0.12,
                                    area=800.0), 30.0)  # a light die's mark
     assert may_be_disc(ds.face(cls=LIGHT, corners=1.2, area=100.0), 30.0)  # as before
+    # a coin's yellow middle inside its ragged, lit rim, whatever the rim's shape
+    assert may_be_disc(ds.face(cls=LIGHT, mark=YELLOW, corners=2.2, holes=0.53,
+                               area=500.0), 30.0)
+    assert not may_be_disc(ds.face(cls=LIGHT, mark=YELLOW, corners=2.2, holes=0.25,
+                                   area=800.0), 30.0)  # a light die's yellow mark, ragged
