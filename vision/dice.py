@@ -36,7 +36,7 @@ from vision.dice_coins import is_coin, may_be_disc
 from vision.dice_marks import find_marks
 from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
-from vision.dice_split import split_blocks
+from vision.dice_split import seam_sides, split_blocks
 from vision.dice_segment import (clean_mask, foreground, is_table_colour,
                                  normalise_exposure, table_model, white_balance)
 from vision.results import DiceReading, Die
@@ -303,7 +303,7 @@ def _blobs(work: np.ndarray, params: DiceParams, side_hint: float | None
     lab = cv2.cvtColor(half, cv2.COLOR_BGR2YCrCb)
     model = table_model(cv2.resize(lab, (w // 8, h // 8), interpolation=cv2.INTER_AREA))
     raw = foreground(lab, threshold=params.fg_threshold, model=model)
-    side = side_hint / 2 if side_hint else _guess_side(raw, params)
+    side = side_hint / 2 if side_hint else _guess_side(raw, params, lab[:, :, 0])
     mask = clean_mask(raw, side)
     table = cv2.resize(half, (max(4, w // _TABLE_STEP), max(4, h // _TABLE_STEP)),
                        interpolation=cv2.INTER_AREA)
@@ -322,9 +322,9 @@ def _doubled_stats(half: np.ndarray, size: tuple[int, int]) -> np.ndarray | None
     return blob_stats(half)[1] * np.array([2, 2, 2, 2, 4], np.int32)
 
 
-def _guess_side(raw: np.ndarray, params: DiceParams) -> float:
+def _guess_side(raw: np.ndarray, params: DiceParams, luma: np.ndarray) -> float:
     """Typical die edge length (half-size pixels) from the compact foreground blobs: the
-    size at which the blobs this size or smaller hold 35% of the sum of blob sizes."""
+    size at which the dice this size or smaller hold 35% of the sum (``seam_sides``)."""
     _, stats, _ = blob_stats(raw)
     bw, bh, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
     short, long_ = np.minimum(bw, bh), np.maximum(bw, bh)
@@ -338,7 +338,7 @@ def _guess_side(raw: np.ndarray, params: DiceParams) -> float:
         return raw.shape[1] / 30
     # weigh blobs by their size: many specks of a textured table must not outvote a die,
     # nor a card or a hand all the dice
-    sides = np.sort(np.sqrt(area[ok].astype(np.float64)))
+    sides = np.sort(seam_sides(stats[1:][ok], raw, luma))
     cum = np.cumsum(sides)
     i = int(np.searchsorted(cum, 0.35 * cum[-1]))
     if i > 0 and i == len(sides) - 1 and sides[i] > 3 * sides[i - 1]:
