@@ -33,7 +33,7 @@ class Face:
     box: np.ndarray  # (4, 2) minimum-area rectangle corners, (x, y)
     aspect: float  # long side / short side of the rectangle
     fill: float  # area / rectangle area
-    value: float  # mean HSV value of the face
+    value: float  # mean HSV value of the face (after an exposure gain, not clipped at white)
     holes: float  # share of the filled area that is pips or mark
     mark: int  # colour class of the biggest coloured mark inside (NONE if none)
     agree: float  # share of the filled area in the face's own class (or the mark's)
@@ -90,7 +90,7 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
                     grad: np.ndarray, offset: tuple[int, int], min_area: float, *,
                     max_whole: float, shape: tuple[float, float] = (2.4, 0.5),
                     core: float = 0.8, planes: tuple | None = None,
-                    traced: dict | None = None) -> list[Face]:
+                    traced: dict | None = None, lit: tuple | None = None) -> list[Face]:
     """Face candidates around one blob; ``offset`` (x, y) places the ROI in the work image.
 
     Coloured pixels count where they differ from the table (``raw_roi``) within half a die
@@ -106,7 +106,9 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
     the caller has them. ``traced``, when given, is filled with ``{code: (mask, outlines)}``
     for each Toss Up colour traced where it lies near a blob, the mask (0/255) and outlines
     ``dice_marks.find_marks`` traces too (a pass on ``unlike`` is that pass when all
-    the colour's pixels near a blob differ from the table).
+    the colour's pixels near a blob differ from the table). ``lit``, when an exposure gain
+    was applied, is (the ROI's brightness before it, the gain: ``dice_segment.
+    unclipped_value``): the bright cores are cut on it and brightness measured on it.
     """
     parts: list[dict] = []
     wholes: list[bool] = []
@@ -138,7 +140,8 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
             runs += [(int(code), need_pips, run, area)
                      for run, area in _runs(mask, min_area, runs_seen, outlines)]
     # the bright cores of all runs at once (``dice_runs``), then each run's pieces in turn
-    cores = runs_.bright_cores([r for _, _, r, _ in runs], value, core)
+    cores = runs_.bright_cores([r for _, _, r, _ in runs], value if lit is None else lit[0],
+                               core)
     seen: set[tuple[int, ...]] = set()
     for i, ((code, need_pips, run, run_area), cut) in enumerate(zip(runs, cores)):
         if i and code != runs[i - 1][0]:
@@ -150,7 +153,7 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
             seen.add(key)
             part = measure(code, hull, area, own, (run.x, run.y), cls_roi, hsv_roi, bgr_roi,
                            offset, shape=long_ if code in CLASS_NAMES else shape,
-                           need_pips=need_pips, planes=planes)
+                           need_pips=need_pips, planes=planes, lit=lit)
             if part is not None:
                 parts.append(part)
                 wholes.append(whole)
@@ -227,6 +230,14 @@ def gradient(hsv_roi: np.ndarray, planes: tuple | None = None) -> np.ndarray:
     return cv2.add(g, g)  # 2 g, saturated at 255
 
 
+def unclipped_gradient(grad: np.ndarray, lit: tuple) -> np.ndarray:
+    """``grad`` (:func:`gradient`) with the contrast an exposure gain clipped at white
+    brought back: ``lit`` is (the brightness before the gain, the gain), as
+    ``dice_segment.unclipped_value`` gives it, cut to ``grad``'s size."""
+    g = cv2.morphologyEx(lit[0], cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    return cv2.max(grad, cv2.convertScaleAbs(g, alpha=2 * lit[1]))
+
+
 def describe(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
              origin: tuple[int, int], cls_roi: np.ndarray, hsv_roi: np.ndarray,
              bgr_roi: np.ndarray, grad: np.ndarray, offset: tuple[int, int], *,
@@ -247,7 +258,7 @@ def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
             origin: tuple[int, int], cls_roi: np.ndarray, hsv_roi: np.ndarray,
             bgr_roi: np.ndarray, offset: tuple[int, int], *,
             shape: tuple[float, float] = (2.4, 0.5), need_pips: bool = False,
-            planes: tuple | None = None) -> dict | None:
+            planes: tuple | None = None, lit: tuple | None = None) -> dict | None:
     """The measures of one outline taken from its own pixels (as :func:`describe`), as
     the ``Face`` fields but ``corners``, ``ring`` and ``edge`` (see :func:`finish`), with
     the outline under "hull" and its centre in ROI pixels under "at"; None as there, and
@@ -291,8 +302,10 @@ def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
         if mark != NONE:
             agree = share / max(1, n_holes)
             mark_off = float(np.hypot(at[0] + x - cx, at[1] + y - cy) / np.sqrt(n_in))
-    value = cv2.mean(vroi, sel)[0]
-    pips = abs(cv2.mean(vroi, holes)[0] - value) if hole_share > 0.02 else 0.0
+    gain = 1.0 if lit is None else lit[1]  # (brightness before an exposure gain, on the
+    vroi = vroi if lit is None else lit[0][crop]  # gained scale but not clipped at white)
+    value = gain * cv2.mean(vroi, sel)[0]
+    pips = abs(gain * cv2.mean(vroi, holes)[0] - value) if hole_share > 0.02 else 0.0
     if need_pips and mark == NONE and pips < 35:
         return None
     max_hole = _max_hole(holes) / n_in if hole_share > 0.02 else 0.0

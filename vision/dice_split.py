@@ -12,13 +12,15 @@ Points are (x, y) work-image pixels.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
 
 import cv2
 
-from vision.dice_faces import CLASS_NAMES, LIGHT, NONE, Face
+from vision.dice_faces import CLASS_NAMES, LIGHT, NONE, Face, has_pips
+from vision.dice_measure import blob_stats
 
 
 def split_merged(faces: list[Face], side: float, *, min_fill: float = 0.72,
@@ -41,7 +43,8 @@ def split_merged(faces: list[Face], side: float, *, min_fill: float = 0.72,
     for face in faces:
         if face.cls not in CLASS_NAMES or face.mark != NONE or face.body > 0:
             continue
-        if face.fill < min_fill or face.whole or face.edge < min_edge or face.agree < 0.8:
+        own = face.agree + (face.holes if has_pips(face) else 0.0)  # (pips are the dice's)
+        if face.fill < min_fill or face.whole or face.edge < min_edge or own < 0.8:
             continue  # ragged, soft or blotchy: a patch of the table, not dice
         grid = _block(face.box, side)
         if grid is not None:
@@ -135,6 +138,43 @@ def _with_own_mark(cell: Face) -> Face | None:
         return None
     dist, code, x, y, share = min(inside)
     return replace(cell, mark=code, spots=((code, x, y, share),), mark_off=float(dist / edge))
+
+
+def guess_side(raw: np.ndarray, luma: Callable[[], np.ndarray], *, min_side: float,
+               max_side: float, split_above: float = 0.0) -> float:
+    """Typical die edge length from the compact foreground blobs (``raw``, 0/255; ``luma``
+    gives its brightness when asked): the size at which the dice this size or smaller hold
+    35% of the sum. A blob's short side must reach ``min_side`` and its long side stay within
+    0.9 ``max_side`` (pixels of ``raw``). When the blobs taken whole put the size above
+    ``split_above``, blocks of touching dice count as their dice (``seam_sides``): a
+    frame whose dice all touch is guessed at twice their size (the caller shrinks frames
+    of big dice; a smaller guess changes little)."""
+    _, stats, _ = blob_stats(raw)
+    bw, bh, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
+    short, long_ = np.minimum(bw, bh), np.maximum(bw, bh)
+    ok = ((short >= min_side) & (long_ <= 0.9 * max_side)
+          & (long_ < 2.2 * short) & (area > 0.4 * bw * bh))
+    x, y = stats[1:, 0], stats[1:, 1]
+    inside = (x > 0) & (y > 0) & (x + bw < raw.shape[1]) & (y + bh < raw.shape[0])
+    if (ok & inside).any():  # a blob cut by the frame's edge (a hand reaching in) says
+        ok &= inside         # nothing of its size
+    if not ok.any():
+        return raw.shape[1] / 30
+    # weigh blobs by their size: many specks of a textured table must not outvote a die,
+    # nor a card or a hand all the dice
+    side = _typical(np.sort(np.sqrt(area[ok].astype(np.float64))))
+    if side <= split_above:
+        return side
+    return _typical(np.sort(seam_sides(stats[1:][ok], raw, luma())))
+
+
+def _typical(sides: np.ndarray) -> float:
+    """The size (sorted ``sides``) at which the smaller ones hold 35% of their sum."""
+    cum = np.cumsum(sides)
+    i = int(np.searchsorted(cum, 0.35 * cum[-1]))
+    if i > 0 and i == len(sides) - 1 and sides[i] > 3 * sides[i - 1]:
+        i -= 1  # one blob far bigger than all others (glare, a card; not a pile of dice)
+    return float(sides[i])
 
 
 def seam_sides(stats: np.ndarray, mask: np.ndarray, luma: np.ndarray, *,

@@ -191,3 +191,12 @@ def test_a_ragged_blob_is_not_split_whatever_its_lines():
     ragged[y + h // 2:y + h // 2 + 4, x:x + 6] = 255
     assert seam_pieces(mask, luma) == 4
     assert seam_pieces(ragged, luma) == 1
+
+
+def test_two_dice_of_one_colour_with_pips_merged_are_cut_into_dice():
+    # a pair's pips are holes in its run, not of its colour: 0.69 of it green, 0.16 pips
+    pips = dict(agree=0.69, holes=0.16, pips=51.0, max_hole=0.1)
+    assert len(split_merged([_face(60, 30, **pips)], 30.0)) == 2
+    # without pips that stand out, so little of its own colour is a blotch of the table
+    assert split_merged([_face(60, 30, **{**pips, "pips": 10.0})], 30.0) == []
+    assert split_merged([_face(60, 30, agree=0.69, holes=0.0)], 30.0) == []
