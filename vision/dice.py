@@ -378,7 +378,7 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
                            cv2.CMP_GT)
     unlike = cv2.bitwise_or(brighter, raw[roi])
     if lit is not None:  # brightness measured before the gain, on the gained scale
-        lit = unclipped_value(lit[0][roi], lit[1]), lit[2]
+        lit = unclipped_value(np.ascontiguousarray(lit[0][roi]), lit[1]), lit[2]
     grad = faces_.gradient(hsv, planes)  # (a mark's rays stop where the picture shows one)
     near = np.zeros(hsv.shape[:2], np.uint8)
     for x, y, bw, bh, _ in boxes:
