@@ -106,9 +106,8 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
     the caller has them. ``traced``, when given, is filled with ``{code: (mask, outlines)}``
     for each Toss Up colour traced where it lies near a blob, the mask (0/255) and outlines
     ``dice_marks.find_marks`` traces too (a pass on ``unlike`` is that pass when all
-    the colour's pixels near a blob differ from the table). ``lit``, when an exposure gain
-    was applied, is (the ROI's brightness before it, the gain: ``dice_segment.
-    unclipped_value``): the bright cores are cut on it and brightness measured on it.
+    the colour's pixels near a blob differ from the table). ``lit`` (the ROI's brightness
+    before an exposure gain, the gain) is where cores are cut and brightness measured.
     """
     parts: list[dict] = []
     wholes: list[bool] = []
@@ -140,8 +139,7 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
             runs += [(int(code), need_pips, run, area)
                      for run, area in _runs(mask, min_area, runs_seen, outlines)]
     # the bright cores of all runs at once (``dice_runs``), then each run's pieces in turn
-    cores = runs_.bright_cores([r for _, _, r, _ in runs], value if lit is None else lit[0],
-                               core)
+    cores = runs_.bright_cores([r for _, _, r, _ in runs], lit[0] if lit else value, core)
     seen: set[tuple[int, ...]] = set()
     for i, ((code, need_pips, run, run_area), cut) in enumerate(zip(runs, cores)):
         if i and code != runs[i - 1][0]:
@@ -232,8 +230,7 @@ def gradient(hsv_roi: np.ndarray, planes: tuple | None = None) -> np.ndarray:
 
 def unclipped_gradient(grad: np.ndarray, lit: tuple) -> np.ndarray:
     """``grad`` (:func:`gradient`) with the contrast an exposure gain clipped at white
-    brought back: ``lit`` is (the brightness before the gain, the gain), as
-    ``dice_segment.unclipped_value`` gives it, cut to ``grad``'s size."""
+    brought back: ``lit`` is (the brightness before the gain, the gain) over its pixels."""
     g = cv2.morphologyEx(lit[0], cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
     return cv2.max(grad, cv2.convertScaleAbs(g, alpha=2 * lit[1]))
 
