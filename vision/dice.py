@@ -36,10 +36,11 @@ from vision.dice_coins import is_coin, may_be_disc
 from vision.dice_marks import find_marks
 from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
-from vision.dice_split import split_blocks
+from vision.dice_split import guess_side, split_blocks
 from vision.dice_thin import is_inside, is_on_band, thin_blobs
-from vision.dice_segment import (clean_mask, foreground, is_table_colour,
-                                 normalise_exposure, table_model, white_balance)
+from vision.dice_segment import (clean_mask, exposure_gain, foreground, is_table_colour,
+                                 normalise_exposure, table_model, unclipped_value,
+                                 white_balance, white_gains)
 from vision.results import DiceReading, Die
 
 
@@ -113,14 +114,19 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     scale = min(1.0, params.work_size / frame.shape[1])
     work = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale,
                                                  interpolation=cv2.INTER_AREA)
-    work = white_balance(normalise_exposure(work))
+    exposed = normalise_exposure(work)  # (contrasts the gain clips are read before it)
+    lit = None if exposed is work else (work, white_gains(work), exposure_gain(work))
+    work = white_balance(exposed)
     mask, raw, table, model, side, half = _blobs(work, params,
-                                                 side_hint * scale if side_hint else None)
+                                                 side_hint * scale if side_hint else None, lit)
     grid = cloth_grid(work, half)
     # big dice: look at their faces smaller (the blob guess runs large: shadows, clusters)
     shrink = min(1.0, params.face_side / (0.8 * side))
     if shrink < 0.9:
         work = cv2.resize(work, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_LINEAR)
+        if lit is not None:
+            lit = (cv2.resize(lit[0], work.shape[1::-1], interpolation=cv2.INTER_LINEAR),
+                   *lit[1:])
         scale, side = scale * shrink, side * shrink
         half = None  # of the frame before the shrink
     else:
@@ -130,7 +136,7 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     mask = cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
     raw = cv2.resize(raw, size, interpolation=cv2.INTER_NEAREST)
     step = _TABLE_STEP * shrink
-    found = [f for f in _find_faces(mask, raw, work, table, params, side, boxes)
+    found = [f for f in _find_faces(mask, raw, work, table, params, side, boxes, lit)
              if not pick.is_table_like(f, _table_at(table, f.centre, step),
                                        lambda f=f: is_table_colour(
                                            f.bgr, threshold=params.fg_threshold, model=model))]
@@ -275,10 +281,11 @@ def _table_at(table: np.ndarray, centre: tuple[float, float], step: float) -> np
     return table[min(th - 1, int(centre[1] / step)), min(tw - 1, int(centre[0] / step))]
 
 
-def _blobs(work: np.ndarray, params: DiceParams, side_hint: float | None
+def _blobs(work: np.ndarray, params: DiceParams, side_hint: float | None, lit: tuple | None
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple, float, np.ndarray]:
     """Blob mask and raw foreground at half the working size (0/255), the table's local
-    colour, its dominant colours, a die side guess (working-size pixels) and the working
+    colour, its dominant colours, a die side guess (working-size pixels; the seams between
+    touching dice seen before the gain when ``lit``, as ``_find_faces``) and the working
     image at half size.
 
     The local table colour is a small BGR image (the frame shrunk 16 times, median filtered).
@@ -288,7 +295,11 @@ def _blobs(work: np.ndarray, params: DiceParams, side_hint: float | None
     lab = cv2.cvtColor(half, cv2.COLOR_BGR2YCrCb)
     model = table_model(cv2.resize(lab, (w // 8, h // 8), interpolation=cv2.INTER_AREA))
     raw = foreground(lab, threshold=params.fg_threshold, model=model)
-    side = side_hint / 2 if side_hint else _guess_side(raw, params)
+    side = side_hint / 2 if side_hint else guess_side(  # (above it the frame is shrunk)
+        raw, (lambda: lab[:, :, 0]) if lit is None else lambda: lit[2] * unclipped_value(
+            cv2.resize(lit[0], (w // 2, h // 2), interpolation=cv2.INTER_AREA),
+            lit[1]).astype(np.float32), min_side=params.min_side / 2,
+        max_side=params.max_side, split_above=params.face_side / (2 * 0.8 * 0.9))
     mask = clean_mask(raw, side)
     table = cv2.resize(half, (max(4, w // _TABLE_STEP), max(4, h // _TABLE_STEP)),
                        interpolation=cv2.INTER_AREA)
@@ -307,35 +318,12 @@ def _doubled_stats(half: np.ndarray, size: tuple[int, int]) -> np.ndarray | None
     return blob_stats(half)[1] * np.array([2, 2, 2, 2, 4], np.int32)
 
 
-def _guess_side(raw: np.ndarray, params: DiceParams) -> float:
-    """Typical die edge length (half-size pixels) from the compact foreground blobs: the
-    size at which the blobs this size or smaller hold 35% of the sum of blob sizes."""
-    _, stats, _ = blob_stats(raw)
-    bw, bh, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
-    short, long_ = np.minimum(bw, bh), np.maximum(bw, bh)
-    ok = ((short >= params.min_side / 2) & (long_ <= 0.9 * params.max_side)
-          & (long_ < 2.2 * short) & (area > 0.4 * bw * bh))
-    x, y = stats[1:, 0], stats[1:, 1]
-    inside = (x > 0) & (y > 0) & (x + bw < raw.shape[1]) & (y + bh < raw.shape[0])
-    if (ok & inside).any():  # a blob cut by the frame's edge (a hand reaching in) says
-        ok &= inside         # nothing of its size
-    if not ok.any():
-        return raw.shape[1] / 30
-    # weigh blobs by their size: many specks of a textured table must not outvote a die,
-    # nor a card or a hand all the dice
-    sides = np.sort(np.sqrt(area[ok].astype(np.float64)))
-    cum = np.cumsum(sides)
-    i = int(np.searchsorted(cum, 0.35 * cum[-1]))
-    if i > 0 and i == len(sides) - 1 and sides[i] > 3 * sides[i - 1]:
-        i -= 1  # one blob far bigger than all others (glare, a card; not a pile of dice)
-    return float(sides[i])
-
-
 def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.ndarray,
-                params: DiceParams, side: float, stats: np.ndarray | None = None
-                ) -> list[faces_.Face]:
+                params: DiceParams, side: float, stats: np.ndarray | None = None,
+                lit: np.ndarray | None = None) -> list[faces_.Face]:
     """Face and mark candidates around every foreground blob; ``stats`` are the mask's
-    blob stats (as ``blob_stats``) when at hand.
+    blob stats (as ``blob_stats``) when at hand; ``lit`` is (the working frame before the
+    exposure gain, its colour cast, the gain) when one was applied (``unclipped_value``).
 
     A blob's coloured faces may reach out of it by half a die where the die's colour is
     close to the table's, so coloured pixels count near a blob where they differ from the
@@ -374,12 +362,17 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
     brighter = cv2.compare(planes[2], cv2.convertScaleAbs(table_v, alpha=1.12, beta=6),
                            cv2.CMP_GT)
     unlike = cv2.bitwise_or(brighter, raw[roi])
-    grad = faces_.gradient(hsv, planes)
+    if lit is not None:  # brightness measured before the gain, on the gained scale
+        lit = unclipped_value(np.ascontiguousarray(lit[0][roi]), lit[1]), lit[2]
+    grad = faces_.gradient(hsv, planes)  # (a mark's rays stop where the picture shows one)
     near = np.zeros(hsv.shape[:2], np.uint8)
     for x, y, bw, bh, _ in boxes:
         near[max(0, y - pad - y0):y + bh + pad - y0, max(0, x - pad - x0):x + bw + pad - x0] = 255
-    found = faces_.face_candidates(cls, mask[roi], near, unlike, hsv, bgr, grad, (x0, y0),
+    edges = grad if lit is None else faces_.unclipped_gradient(grad, lit)  # (outlines)
+    found = faces_.face_candidates(cls, mask[roi], near, unlike, hsv, bgr, edges, (x0, y0),
                                    min_area, max_whole=2.5 * side * side, traced=(done := {}),
-                                   shape=(params.max_aspect, params.min_fill), planes=planes)
-    found += find_marks(cls, hsv, bgr, grad, near, (x0, y0), min_area, params.max_side, traced=done)
+                                   shape=(params.max_aspect, params.min_fill), planes=planes,
+                                   lit=lit)
+    found += find_marks(cls, hsv, bgr, grad, near, (x0, y0), min_area, params.max_side,
+                        traced=done, lit=lit)
     return found

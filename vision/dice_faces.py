@@ -33,7 +33,7 @@ class Face:
     box: np.ndarray  # (4, 2) minimum-area rectangle corners, (x, y)
     aspect: float  # long side / short side of the rectangle
     fill: float  # area / rectangle area
-    value: float  # mean HSV value of the face
+    value: float  # mean HSV value of the face (after an exposure gain, not clipped at white)
     holes: float  # share of the filled area that is pips or mark
     mark: int  # colour class of the biggest coloured mark inside (NONE if none)
     agree: float  # share of the filled area in the face's own class (or the mark's)
@@ -91,7 +91,7 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
                     grad: np.ndarray, offset: tuple[int, int], min_area: float, *,
                     max_whole: float, shape: tuple[float, float] = (2.4, 0.5),
                     core: float = 0.8, planes: tuple | None = None,
-                    traced: dict | None = None) -> list[Face]:
+                    traced: dict | None = None, lit: tuple | None = None) -> list[Face]:
     """Face candidates around one blob; ``offset`` (x, y) places the ROI in the work image.
 
     Coloured pixels count where they differ from the table (``raw_roi``) within half a die
@@ -107,7 +107,8 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
     the caller has them. ``traced``, when given, is filled with ``{code: (mask, outlines)}``
     for each Toss Up colour traced where it lies near a blob, the mask (0/255) and outlines
     ``dice_marks.find_marks`` traces too (a pass on ``unlike`` is that pass when all
-    the colour's pixels near a blob differ from the table).
+    the colour's pixels near a blob differ from the table). ``lit`` (the ROI's brightness
+    before an exposure gain, the gain) is where cores are cut and brightness measured.
     """
     parts: list[dict] = []
     wholes: list[bool] = []
@@ -139,7 +140,7 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
             runs += [(int(code), need_pips, run, area)
                      for run, area in _runs(mask, min_area, runs_seen, outlines)]
     # the bright cores of all runs at once (``dice_runs``), then each run's pieces in turn
-    cores = runs_.bright_cores([r for _, _, r, _ in runs], value, core)
+    cores = runs_.bright_cores([r for _, _, r, _ in runs], lit[0] if lit else value, core)
     seen: set[tuple[int, ...]] = set()
     for i, ((code, need_pips, run, run_area), cut) in enumerate(zip(runs, cores)):
         if i and code != runs[i - 1][0]:
@@ -151,7 +152,7 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
             seen.add(key)
             part = measure(code, hull, area, own, (run.x, run.y), cls_roi, hsv_roi, bgr_roi,
                            offset, shape=long_ if code in CLASS_NAMES else shape,
-                           need_pips=need_pips, planes=planes)
+                           need_pips=need_pips, planes=planes, lit=lit)
             if part is not None:
                 parts.append(part)
                 wholes.append(whole)
@@ -228,6 +229,13 @@ def gradient(hsv_roi: np.ndarray, planes: tuple | None = None) -> np.ndarray:
     return cv2.add(g, g)  # 2 g, saturated at 255
 
 
+def unclipped_gradient(grad: np.ndarray, lit: tuple) -> np.ndarray:
+    """``grad`` (:func:`gradient`) with the contrast an exposure gain clipped at white
+    brought back: ``lit`` is (the brightness before the gain, the gain) over its pixels."""
+    g = cv2.morphologyEx(lit[0], cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    return cv2.max(grad, cv2.convertScaleAbs(g, alpha=2 * lit[1]))
+
+
 def describe(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
              origin: tuple[int, int], cls_roi: np.ndarray, hsv_roi: np.ndarray,
              bgr_roi: np.ndarray, grad: np.ndarray, offset: tuple[int, int], *,
@@ -248,7 +256,7 @@ def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
             origin: tuple[int, int], cls_roi: np.ndarray, hsv_roi: np.ndarray,
             bgr_roi: np.ndarray, offset: tuple[int, int], *,
             shape: tuple[float, float] = (2.4, 0.5), need_pips: bool = False,
-            planes: tuple | None = None) -> dict | None:
+            planes: tuple | None = None, lit: tuple | None = None) -> dict | None:
     """The measures of one outline taken from its own pixels (as :func:`describe`), as
     the ``Face`` fields but ``corners``, ``ring`` and ``edge`` (see :func:`finish`), with
     the outline under "hull" and its centre in ROI pixels under "at"; None as there, and
@@ -292,8 +300,10 @@ def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
         if mark != NONE:
             agree = share / max(1, n_holes)
             mark_off = float(np.hypot(at[0] + x - cx, at[1] + y - cy) / np.sqrt(n_in))
-    value = cv2.mean(vroi, sel)[0]
-    pips = abs(cv2.mean(vroi, holes)[0] - value) if hole_share > 0.02 else 0.0
+    gain = 1.0 if lit is None else lit[1]  # (brightness before an exposure gain, on the
+    vroi = vroi if lit is None else lit[0][crop]  # gained scale but not clipped at white)
+    value = gain * cv2.mean(vroi, sel)[0]
+    pips = abs(gain * cv2.mean(vroi, holes)[0] - value) if hole_share > 0.02 else 0.0
     if need_pips and mark == NONE and pips < 35:
         return None
     max_hole = _max_hole(holes) / n_in if hole_share > 0.02 else 0.0

@@ -24,7 +24,7 @@ _DIRS = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], 1)
 def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
                grad: np.ndarray, near_roi: np.ndarray, offset: tuple[int, int],
                min_area: float, max_side: float, min_side: float = 9.0, *,
-               traced: dict | None = None) -> list[faces_.Face]:
+               traced: dict | None = None, lit: tuple | None = None) -> list[faces_.Face]:
     """Top-face hypotheses from coloured marks ringed by a light body, as Face objects.
 
     The returned faces have ``body`` set: the die edge length in pixels estimated from how
@@ -34,6 +34,8 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
     (a big round mark on a die seen aslant: its box's corners reach past the top).
     ``traced`` holds ``{code: (mask, outlines)}`` of the colours ``face_candidates``
     traced already where they lie near a blob (the same masks: not traced again).
+    ``lit`` is (the ROI's brightness before an exposure gain, the gain), when one was
+    applied: brightness is measured on it (``dice_faces.measure``), not clipped at white.
     """
     parts: list[dict] = []  # measured one by one, finished together
     value = hsv_roi[..., 2]
@@ -50,22 +52,23 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
             contours = outer_contours(mask)
         for cnt in contours:
             parts += _mark_part(code, cnt, mask, cls_roi, value, hsv_roi, bgr_roi, grad,
-                                offset, (min_area, max_side, min_side))
+                                offset, (min_area, max_side, min_side), lit)
         # a green mark on a light die lying on green felt: an island in the felt's run
         for cnt in _islands(mask, contours, 2 * min_side):
             parts += _mark_part(code, cnt, mask, cls_roi, value, hsv_roi, bgr_roi, grad,
-                                offset, (min_area, max_side, min_side))
+                                offset, (min_area, max_side, min_side), lit)
     return faces_.finish(parts, cls_roi, grad, offset)
 
 
 def _mark_part(code: int, cnt: np.ndarray, mask: np.ndarray, cls_roi: np.ndarray,
                value: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
                grad: np.ndarray, offset: tuple[int, int],
-               sizes: tuple[float, float, float]) -> list[dict]:
+               sizes: tuple[float, float, float], lit: tuple | None = None) -> list[dict]:
     """The measures (``dice_faces.measure``, with ``body``, ``body_value`` and
     ``near_ring``) of one coloured outline ``cnt`` of ``mask`` taken for a mark ringed by
     a light body, as a list of one; empty when it is no such mark. ``value`` is the V
-    plane of ``hsv_roi``; ``sizes`` are ``find_marks``'s (min_area, max_side, min_side)."""
+    plane of ``hsv_roi``; ``sizes`` are ``find_marks``'s (min_area, max_side, min_side),
+    ``lit`` its brightness before the exposure gain and the gain."""
     min_area, max_side, min_side = sizes
     x, y, w, h = cv2.boundingRect(cnt)
     if w * h < 0.25 * min_area or max(w, h) > 0.8 * max_side or max(w, h) > 2.2 * min(w, h):
@@ -81,10 +84,11 @@ def _mark_part(code: int, cnt: np.ndarray, mask: np.ndarray, cls_roi: np.ndarray
         return []
     hull = cv2.convexHull(cnt)
     part = faces_.measure(code, hull, float(area), mask[y:y + h, x:x + w], (x, y),
-                          cls_roi, hsv_roi, bgr_roi, offset)
+                          cls_roi, hsv_roi, bgr_roi, offset, lit=lit)
     if part is None:
         return []
-    body_value, ring = _body_value(cls_roi, value, centre, radius)
+    body_value, ring = _body_value(cls_roi, value if lit is None else lit[0], centre, radius)
+    body_value *= 1.0 if lit is None else lit[1]
     return [{**part, "body": float(body), "body_value": body_value, "near_ring": ring}]
 
 

@@ -195,12 +195,12 @@ def _clipped_core(top: Face, faces: list[Face], *, lit: float = 0.75) -> Face:
     another game's colour (orange) at least ``lit`` times as bright as it, that run's
     colour: the camera clipped an orange top's lit middle to yellow, its rim stayed
     orange. A yellow die's own side faces and shadow around it are darker (half to 0.6
-    of its top)."""
+    of its top). Brightness as the picture shows it: clipped at white."""
     if top.cls != YELLOW or top.mark != NONE or top.body > 0:
         return top  # (a light die's mark: its body may look orange under a warm lamp)
     for f in faces:
-        if f.cls == HUE and f.value >= lit * top.value and cv2.pointPolygonTest(
-                f.box.astype(np.float32), top.centre, False) >= 0:
+        if f.cls == HUE and min(f.value, 255) >= lit * min(top.value, 255) and (
+                cv2.pointPolygonTest(f.box.astype(np.float32), top.centre, False) >= 0):
             return replace(top, cls=HUE)
     return top
 

@@ -113,16 +113,38 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
 def normalise_exposure(frame: np.ndarray, *, target: float = 200.0, max_gain: float = 3.5
                        ) -> np.ndarray:
     """Brighten a dim frame so its bright parts reach ``target`` (never darkens)."""
+    gain = exposure_gain(frame, target=target, max_gain=max_gain)
+    return frame if gain == 1.0 else cv2.convertScaleAbs(frame, alpha=gain)
+
+
+def exposure_gain(frame: np.ndarray, *, target: float = 200.0, max_gain: float = 3.5
+                  ) -> float:
+    """The gain ``normalise_exposure`` applies to a frame (1.0: none)."""
     small = frame[::8, ::8]
     # (per-channel maxima: numpy's max over a 3-long last axis is slow)
     top = np.maximum(np.maximum(small[..., 0], small[..., 1]), small[..., 2]).ravel()
     k = int(0.97 * (top.size - 1))
     bright = float(np.partition(top, k)[k])
     gain = min(max_gain, target / max(bright, 1.0))
-    if gain <= 1.25:
-        return frame
-    return cv2.convertScaleAbs(frame, alpha=gain)
+    return 1.0 if gain <= 1.25 else gain
 
+
+def unclipped_value(frame: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
+    """The brightness (HSV value, uint8) of ``frame`` (the working frame, or a crop of it,
+    before ``normalise_exposure``'s gain) colour-balanced by ``gains`` (``white_gains`` of
+    that whole frame; None: no cast).
+
+    The gain that lifts a dark table's few light dice clips their lit tops at white and
+    lifts the grey gaps between touching dice nearly as high: the tops no longer stand
+    out from the gaps, nor a lit top from its shaded side face. Brightness contrasts are
+    therefore measured on this brightness times the gain (``exposure_gain``): the gained
+    frame's scale, but not clipped (a linear gain keeps the ratios of what it does not
+    clip). The colour cast is measured before the gain too: clipping hides it.
+    """
+    b, g, r = (cv2.extractChannel(frame, i) if gains is None else  # (quicker than split)
+               cv2.convertScaleAbs(cv2.extractChannel(frame, i), alpha=float(gains[i]))
+               for i in range(3))
+    return cv2.max(cv2.max(b, g), r)
 
 
 def grid_turn(bgr: np.ndarray, *, min_share: float = 0.3, min_edges: float = 0.01
@@ -161,6 +183,16 @@ def white_balance(frame: np.ndarray, *, top: float = 0.02, max_chroma: float = 0
     white; the gains stay within 1/``max_gain``..``max_gain``. A frame without such
     pixels, or without a cast, is returned as it is.
     """
+    gains = white_gains(frame, top=top, max_chroma=max_chroma, max_gain=max_gain)
+    if gains is None:
+        return frame
+    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains[None, :], 0, 255)
+    return cv2.LUT(frame, lut.astype(np.uint8).reshape(256, 1, 3))
+
+
+def white_gains(frame: np.ndarray, *, top: float = 0.02, max_chroma: float = 0.4,
+                max_gain: float = 1.35) -> np.ndarray | None:
+    """The (B, G, R) gains :func:`white_balance` applies to ``frame``; None for none."""
     h, w = frame.shape[:2]
     small = cv2.resize(frame, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_NEAREST)
     b, g, r = cv2.split(small)
@@ -171,10 +203,7 @@ def white_balance(frame: np.ndarray, *, top: float = 0.02, max_chroma: float = 0
     bright = hi >= max(kth, 60)  # (the k-th value by counting: quicker than a partition)
     white = bright & ((hi - lo) < (max_chroma * hi).astype(np.uint8))
     if np.count_nonzero(white) < 20:
-        return frame
+        return None
     ref = small.reshape(-1, 3)[white].mean(axis=0)
     gains = np.clip(ref.mean() / np.maximum(ref, 1.0), 1 / max_gain, max_gain)
-    if np.abs(gains - 1).max() < 0.06:
-        return frame
-    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains[None, :], 0, 255)
-    return cv2.LUT(frame, lut.astype(np.uint8).reshape(256, 1, 3))
+    return None if np.abs(gains - 1).max() < 0.06 else gains

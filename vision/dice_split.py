@@ -12,13 +12,15 @@ Points are (x, y) work-image pixels.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
 
 import cv2
 
-from vision.dice_faces import CLASS_NAMES, LIGHT, NONE, Face
+from vision.dice_faces import CLASS_NAMES, LIGHT, NONE, Face, has_pips
+from vision.dice_measure import blob_stats
 
 
 def split_merged(faces: list[Face], side: float, *, min_fill: float = 0.72,
@@ -41,7 +43,8 @@ def split_merged(faces: list[Face], side: float, *, min_fill: float = 0.72,
     for face in faces:
         if face.cls not in CLASS_NAMES or face.mark != NONE or face.body > 0:
             continue
-        if face.fill < min_fill or face.whole or face.edge < min_edge or face.agree < 0.8:
+        own = face.agree + (face.holes if has_pips(face) else 0.0)  # (pips are the dice's)
+        if face.fill < min_fill or face.whole or face.edge < min_edge or own < 0.8:
             continue  # ragged, soft or blotchy: a patch of the table, not dice
         grid = _block(face.box, side)
         if grid is not None:
@@ -135,3 +138,123 @@ def _with_own_mark(cell: Face) -> Face | None:
         return None
     dist, code, x, y, share = min(inside)
     return replace(cell, mark=code, spots=((code, x, y, share),), mark_off=float(dist / edge))
+
+
+def guess_side(raw: np.ndarray, luma: Callable[[], np.ndarray], *, min_side: float,
+               max_side: float, split_above: float = 0.0) -> float:
+    """Typical die edge length from the compact foreground blobs (``raw``, 0/255; ``luma``
+    gives its brightness when asked): the size at which the dice this size or smaller hold
+    35% of the sum. A blob's short side must reach ``min_side`` and its long side stay within
+    0.9 ``max_side`` (pixels of ``raw``). When the blobs taken whole put the size above
+    ``split_above``, blocks of touching dice count as their dice (``seam_sides``): a
+    frame whose dice all touch is guessed at twice their size (the caller shrinks frames
+    of big dice; a smaller guess changes little)."""
+    _, stats, _ = blob_stats(raw)
+    bw, bh, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
+    short, long_ = np.minimum(bw, bh), np.maximum(bw, bh)
+    ok = ((short >= min_side) & (long_ <= 0.9 * max_side)
+          & (long_ < 2.2 * short) & (area > 0.4 * bw * bh))
+    x, y = stats[1:, 0], stats[1:, 1]
+    inside = (x > 0) & (y > 0) & (x + bw < raw.shape[1]) & (y + bh < raw.shape[0])
+    if (ok & inside).any():  # a blob cut by the frame's edge (a hand reaching in) says
+        ok &= inside         # nothing of its size
+    if not ok.any():
+        return raw.shape[1] / 30
+    # weigh blobs by their size: many specks of a textured table must not outvote a die,
+    # nor a card or a hand all the dice
+    side = _typical(np.sort(np.sqrt(area[ok].astype(np.float64))))
+    if side <= split_above:
+        return side
+    return _typical(np.sort(seam_sides(stats[1:][ok], raw, luma())))
+
+
+def _typical(sides: np.ndarray) -> float:
+    """The size (sorted ``sides``) at which the smaller ones hold 35% of their sum."""
+    cum = np.cumsum(sides)
+    i = int(np.searchsorted(cum, 0.35 * cum[-1]))
+    if i > 0 and i == len(sides) - 1 and sides[i] > 3 * sides[i - 1]:
+        i -= 1  # one blob far bigger than all others (glare, a card; not a pile of dice)
+    return float(sides[i])
+
+
+def seam_sides(stats: np.ndarray, mask: np.ndarray, luma: np.ndarray, *,
+               share: float = 0.35) -> np.ndarray:
+    """The edge (``sqrt`` of the area) of each blob's dice: a blob that is a 1x2 or 2x2
+    block of touching dice (``seam_pieces``) counts as that many dice of a share of its area.
+
+    Parameters
+    ----------
+    stats : blob stats rows (x, y, w, h, area), as ``blob_stats`` gives them
+    mask : the blobs' mask (uint8, 0/255)
+    luma : the brightness image of the same size (uint8)
+    share : only blobs at least as big as the size at which the smaller blobs hold this
+        share of the sum of blob edges are looked at (the die size guess's cut: smaller
+        blocks cannot make the guess too big)
+
+    Returns
+    -------
+    ndarray of float
+        One edge per die, a block's pieces in turn.
+    """
+    plain = np.sqrt(stats[:, 4].astype(np.float64))
+    order = np.sort(plain)
+    cut = order[int(np.searchsorted(np.cumsum(order), share * order.sum()))] if len(order) else 0
+    out: list[float] = []
+    for (x, y, w, h, _), edge in zip(stats, plain):
+        small = edge < cut or min(w, h) < 10  # (``seam_pieces``' least square)
+        n = 1 if small else seam_pieces(mask[y:y + h, x:x + w], luma[y:y + h, x:x + w])
+        out += [float(edge / np.sqrt(n))] * n
+    return np.array(out, np.float64)
+
+
+def seam_pieces(blob: np.ndarray, luma: np.ndarray, *, min_drop: float = 25.0,
+                min_piece: float = 10.0, min_fill: float = 0.8) -> int:
+    """How many die-sized squares (1, 2 or 4) a blob splits into along straight dark seams
+    through its middle, each across the blob's whole width.
+
+    The blob is turned square to its least rectangle; a seam is a line in its middle
+    (0.3-0.7 of the way) whose brighter pixels (70th percentile along it) are darker by
+    ``min_drop`` levels and a tenth than the typical (median) line on each side of it. A
+    mark or pips in a die's middle leave the body's light on both sides of them along the
+    line, so they make no seam; nor does a side face, which lies on one side only. Each
+    square must be ``min_piece`` pixels across or more (a small die's pips are a texture
+    as coarse as its seams would be), and the blob must fill ``min_fill`` of its rectangle
+    (touching dice make a clean block; a die's shadow or a blob of a die and its
+    neighbour's side face is ragged).
+    """
+    pts = cv2.findNonZero(blob)
+    if pts is None or len(pts) < 64:
+        return 1
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
+    if min(rw, rh) < min_piece or len(pts) < min_fill * rw * rh:
+        return 1
+    turn = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    turn[:, 2] += (rw / 2 - cx, rh / 2 - cy)
+    size = (int(round(rw)), int(round(rh)))
+    aspect = max(rw, rh) / min(rw, rh)
+    square = aspect < 1.3 and min(rw, rh) >= 2 * min_piece
+    if not (square or 1.6 <= aspect <= 2.4):
+        return 1
+    flat = cv2.warpAffine(np.ascontiguousarray(luma), turn, size, flags=cv2.INTER_LINEAR)
+    inside = cv2.warpAffine(blob, turn, size, flags=cv2.INTER_NEAREST) > 0
+    if square:  # a 2x2 block: a seam each way
+        return 4 if _seam(flat, inside, 1, min_drop) and _seam(flat, inside, 0, min_drop) else 1
+    return 2 if _seam(flat, inside, 1 if rh > rw else 0, min_drop) else 1  # across the long way
+
+
+def _seam(flat: np.ndarray, inside: np.ndarray, axis: int, min_drop: float) -> bool:
+    """True when a line across ``axis`` (1: a row) in the middle of ``flat`` is a seam."""
+    vals = np.where(inside, flat, 0)  # outside the blob: dark (a clean block has little)
+    n = flat.shape[1 - axis]
+    cut = int(0.1 * flat.shape[axis])
+    band = vals[:, cut:flat.shape[1] - cut] if axis == 1 else vals[cut:flat.shape[0] - cut]
+    if n < 8 or band.size == 0:
+        return False
+    line = np.sort(band, axis=axis).take(int(0.7 * (band.shape[axis] - 1)), axis=axis)
+    lo, hi = int(0.3 * n), int(0.7 * n) + 1
+    k = lo + int(np.argmin(line[lo:hi]))
+    before, after = line[int(0.1 * n):max(k - 1, int(0.1 * n) + 1)], line[k + 2:int(0.9 * n)]
+    if before.size == 0 or after.size == 0:
+        return False
+    light = min(float(np.median(before)), float(np.median(after)))
+    return light - float(line[k]) >= min_drop and float(line[k]) <= 0.9 * light

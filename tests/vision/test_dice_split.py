@@ -10,7 +10,7 @@ from tests.vision import dice_support as ds
 from vision.dice import read_dice
 from vision.dice_faces import GREEN, LIGHT, RED, YELLOW, Face
 from vision.dice_piles import pile_dice
-from vision.dice_split import several_marks, split_blocks, split_merged
+from vision.dice_split import seam_pieces, seam_sides, several_marks, split_blocks, split_merged
 
 
 def _face(w: float, h: float, **kw) -> Face:
@@ -133,3 +133,70 @@ def test_touching_dice_of_one_colour_are_counted_apart():
     cv2.fillConvexPoly(frame, np.round(corners + (220, 180)).astype(np.int32), ds.GREEN,
                        cv2.LINE_AA)
     assert read_dice(frame).counts() == (3, 0, 1, 0)
+
+
+def _block_image(na: int, nb: int, edge: int = 30, seam: int = 4, angle: float = 0.0
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(blob mask, brightness) of na x nb light dice with dark seams, turned by ``angle``;
+    each die's face holds a dark mark in its middle."""
+    w, h = na * edge + (na - 1) * seam, nb * edge + (nb - 1) * seam
+    luma = np.full((h, w), 90, np.uint8)
+    for i in range(na):
+        for j in range(nb):
+            x, y = i * (edge + seam), j * (edge + seam)
+            luma[y:y + edge, x:x + edge] = 230
+            cv2.circle(luma, (x + edge // 2, y + edge // 2), edge // 5, 60, -1)
+    pad = 20
+    luma = cv2.copyMakeBorder(luma, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    mask = cv2.copyMakeBorder(np.full((h, w), 255, np.uint8), pad, pad, pad, pad,
+                              cv2.BORDER_CONSTANT, value=0)
+    turn = cv2.getRotationMatrix2D((luma.shape[1] / 2, luma.shape[0] / 2), angle, 1.0)
+    size = (luma.shape[1], luma.shape[0])
+    return (cv2.warpAffine(mask, turn, size, flags=cv2.INTER_NEAREST),
+            cv2.warpAffine(luma, turn, size, flags=cv2.INTER_LINEAR))
+
+
+def test_a_block_of_touching_dice_splits_along_its_dark_seams():
+    for angle in (0.0, 17.0, 40.0):
+        assert seam_pieces(*_block_image(2, 2, angle=angle)) == 4
+        assert seam_pieces(*_block_image(2, 1, angle=angle)) == 2
+        assert seam_pieces(*_block_image(1, 2, angle=angle)) == 2
+
+
+def test_one_die_with_a_mark_or_a_side_face_is_not_split():
+    mask, luma = _block_image(1, 1, edge=60)
+    assert seam_pieces(mask, luma) == 1  # a dark mark in the middle is no seam
+    side = luma.copy()
+    side[side > 0] = 230
+    side[20:80, 20:35] = 90  # a dark side face along one edge: dark on one side only
+    assert seam_pieces(mask, side) == 1
+    plain = np.where(mask > 0, 200, 0).astype(np.uint8)  # a plain block: no seams
+    assert seam_pieces(mask, plain) == 1
+
+
+def test_the_die_size_guess_counts_a_block_as_its_dice():
+    mask, luma = _block_image(2, 2)
+    x, y, w, h = cv2.boundingRect(mask)
+    stats = np.array([[x, y, w, h, cv2.countNonZero(mask)]], np.int32)
+    sides = seam_sides(stats, mask, luma)
+    assert len(sides) == 4
+    assert 28 <= sides[0] <= 36  # a die's edge (30) and its share of the seams, not 64
+
+
+def test_a_ragged_blob_is_not_split_whatever_its_lines():
+    mask, luma = _block_image(2, 2)
+    x, y, w, h = cv2.boundingRect(mask)
+    ragged = mask.copy()
+    ragged[y:y + h // 2, x:x + w // 2] = 0  # three dice's worth: an L, not a clean block
+    ragged[y + h // 2:y + h // 2 + 4, x:x + 6] = 255
+    assert seam_pieces(mask, luma) == 4
+    assert seam_pieces(ragged, luma) == 1
+
+
+def test_two_dice_of_one_colour_with_pips_merged_are_cut_into_dice():
+    # a pair's pips are holes in its run, not of its colour: 0.69 of it green, 0.16 pips
+    pips = dict(agree=0.69, holes=0.16, pips=51.0, max_hole=0.1)
+    assert len(split_merged([_face(60, 30, **pips)], 30.0)) == 2
+    # without pips that stand out, so little of its own colour is a blotch of the table
+    assert split_merged([_face(60, 30, **{**pips, "pips": 10.0})], 30.0) == []
+    assert split_merged([_face(60, 30, agree=0.69, holes=0.0)], 30.0) == []

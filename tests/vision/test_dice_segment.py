@@ -1,0 +1,61 @@
+"""The exposure gain and what it clips: brightness contrasts measured before it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import cv2
+
+from tests.vision import dice_support as ds
+from vision.dice import read_dice
+from vision.dice_faces import gradient, unclipped_gradient
+from vision.dice_segment import (exposure_gain, normalise_exposure, unclipped_value,
+                                 white_gains)
+
+
+def _block(angle: float, *, seed: int = 0, edge: int = 30, gap: int = 4,
+           seam: int = 140, table: tuple = (78, 72, 68)) -> np.ndarray:
+    """A dark table holding a 2x2 block of light dice with small round marks (a twelfth of
+    a face: green, yellow, red, green), their tops parted by lit grey gaps (side faces)."""
+    frame = ds.table(colour=table, seed=seed)
+    centre = np.array([300.0, 240.0])
+    cv2.fillConvexPoly(frame, np.round(ds.square(centre, 2 * edge + gap + 2, angle)).astype(
+        np.int32), (seam, seam, seam), cv2.LINE_AA)
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    marks = iter(("green", "yellow", "red", "green"))
+    for i in (-1, 1):
+        for j in (-1, 1):
+            at = centre + np.array([[c, -s], [s, c]]) @ (np.array([i, j]) * (edge + gap) / 2)
+            cv2.fillConvexPoly(frame, np.round(ds.square(at, edge, angle)).astype(np.int32),
+                               (225, 225, 222), cv2.LINE_AA)
+            cv2.circle(frame, (int(round(at[0])), int(round(at[1]))), round(0.16 * edge),
+                       ds.FACE[next(marks)], -1, cv2.LINE_AA)
+    return frame
+
+
+def test_a_bright_frame_gets_no_gain():
+    frame = ds.scene(["green", "red"])
+    assert exposure_gain(frame) == 1.0
+    assert normalise_exposure(frame) is frame
+
+
+def test_the_brightness_before_the_gain_keeps_what_the_gain_clipped():
+    frame = _block(0.0)
+    exposed = normalise_exposure(frame)
+    value, gain = unclipped_value(frame, white_gains(frame)), exposure_gain(frame)
+    assert 2.0 < gain < 3.0
+    top, seam = (slice(212, 216), slice(270, 274)), (slice(239, 241), slice(270, 274))
+    assert exposed[top].min() == 255 and exposed[seam].min() >= 250  # both clipped white
+    assert value[top].mean() > 1.4 * value[seam].mean()  # 225 against 140 before the gain
+    hsv = cv2.cvtColor(exposed, cv2.COLOR_BGR2HSV)
+    edge = (slice(237, 240), slice(270, 274))  # the top's edge against the gap
+    assert gradient(hsv)[edge].max() < 40
+    assert unclipped_gradient(gradient(hsv), (value, gain))[edge].max() >= 200
+
+
+def test_touching_light_dice_on_a_dark_table_are_read_apart():
+    # the gain that lifts the dark table clips the tops and the gaps between them alike;
+    # measured before it, the gaps part the tops and each top keeps its own mark
+    for angle in (0.0, 20.0, 30.0):
+        for seed in (0, 1):
+            assert read_dice(_block(angle, seed=seed)).counts() == (2, 1, 1, 0), (angle, seed)
