@@ -96,7 +96,7 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
             continue  # a plain face without pips: a counter, a token, a cloth square
         if grid is not None and abs((ang - grid + 45) % 90 - 45) <= 5:
             continue  # turned like the cloth's grid: most likely squares of the cloth
-        if is_coin(work, centre, side):
+        if is_coin(work, centre, side, mask):
             continue  # its outline in the image is an ellipse (the blob's has its shadow)
         out.append((box, centre, hsv, (x0, y0)))
     return _drop_pattern(out)

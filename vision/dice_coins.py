@@ -5,8 +5,9 @@ tilted camera an ellipse. A die's top face is a (rounded) square, and with its s
 in view a hexagon: its outline strays from the best-fitting ellipse at its corners. The
 outline is found in the image itself, not in a mask (the foreground and edge masks are
 made at half size and their blobs take in the die's soft shadow, so that a small die's
-blob looks as round as a coin's): along rays from the candidate's centre, the outermost
-point where the brightness or saturation gradient reaches half its peak on that ray. At
+blob looks as round as a coin's): along rays from the candidate's centre, the middle of
+the outermost edge where the brightness or saturation gradient reaches half its peak on
+that ray; for a blob of the foreground, only edges on or near the blob count. At
 the typical die size (20-40 pixels) a coin's outline lies within 1-2% of its radius from
 the fitted ellipse at the median; dice, rounded corners and all, stray 3% or more (median
 7% on the rendered suite's and the real photos' dice).
@@ -25,14 +26,18 @@ _ANGLES = np.linspace(0.0, 2 * np.pi, _RAYS, endpoint=False)
 _REACH = (0.2, 1.0)  # rays run from this share of a die's edge to this one
 _MIN_EDGE = 40.0  # least gradient peak on a ray for its edge to count
 _MAX_OFF = 0.02  # median stray from the ellipse (share of its radius) of a coin
+_MARGIN = 0.1  # how far (share of a die's edge) an outline may lie outside its foreground
 
 
-def ellipse_stray(work: np.ndarray, centre: tuple[float, float], side: float) -> float | None:
+def ellipse_stray(work: np.ndarray, centre: tuple[float, float], side: float,
+                  mask: np.ndarray | None = None) -> float | None:
     """Median distance of the outline around ``centre`` (x, y) from its best-fitting
     ellipse, as a share of the ellipse's radius there; None when fewer than two thirds
     of the rays meet a clear edge inside a die's edge ``side`` (no closed outline).
 
-    ``work`` is the BGR working image.
+    ``work`` is the BGR working image; ``mask`` (0/255, ``work``'s size), when given, is
+    the foreground the thing lies in: edges farther than ``_MARGIN`` of a die's edge from
+    it are the table's (wood grain, felt) and are left out of the outline search.
     """
     cx, cy = centre
     lo, hi = _REACH[0] * side, _REACH[1] * side
@@ -41,6 +46,8 @@ def ellipse_stray(work: np.ndarray, centre: tuple[float, float], side: float) ->
     if x1 - x0 < 4 or y1 - y0 < 4:
         return None
     grad = gradient(cv2.cvtColor(work[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)).astype(np.float32)
+    if mask is not None:
+        grad *= _near(mask[y0:y1, x0:x1], max(2, round(_MARGIN * side)))
     radii = np.arange(lo, hi, 0.5, dtype=np.float32)
     cos, sin = np.cos(_ANGLES)[:, None], np.sin(_ANGLES)[:, None]
     map_x = (cx - x0 + cos * radii).astype(np.float32)
@@ -52,9 +59,7 @@ def ellipse_stray(work: np.ndarray, centre: tuple[float, float], side: float) ->
     ok = (peak >= _MIN_EDGE) & (last < len(radii) - 1)  # an edge, inside the reach
     if ok.sum() < 2 * _RAYS / 3:
         return None
-    rows, at = np.flatnonzero(ok), last[ok]
-    inner, outer = prof[rows, at], prof[rows, at + 1]  # half the peak lies between them
-    r = radii[at] + 0.5 * (inner - half[rows, 0]) / np.maximum(inner - outer, 1e-6)
+    r = _lobe_centres(prof[ok], half[ok], last[ok], radii)
     pts = np.stack([cx + cos[ok, 0] * r, cy + sin[ok, 0] * r], axis=1).astype(np.float32)
     (ex, ey), (a, b), ang = cv2.fitEllipse(pts)
     if min(a, b) < 1.0:
@@ -66,10 +71,30 @@ def ellipse_stray(work: np.ndarray, centre: tuple[float, float], side: float) ->
     return float(np.median(np.abs(np.hypot(u / (a / 2), v / (b / 2)) - 1.0)))
 
 
-def is_coin(work: np.ndarray, centre: tuple[float, float], side: float) -> bool:
+def _lobe_centres(prof: np.ndarray, half: np.ndarray, last: np.ndarray,
+                  radii: np.ndarray) -> np.ndarray:
+    """The middle of each ray's outermost edge: the centroid of the gradient above half
+    its peak (``half``, (N, 1)) over the run of ``prof`` (N, R) ending at index ``last``.
+    A soft (blurred) edge is wide: its outer shoulder wanders with the table's texture
+    and the foreground's cut, its middle does not."""
+    idx = np.arange(prof.shape[1])[None, :]
+    below = (prof < half) & (idx < last[:, None])
+    start = np.where(below.any(axis=1), prof.shape[1] - np.argmax(below[:, ::-1], axis=1), 0)
+    weight = np.where((idx >= start[:, None]) & (idx <= last[:, None]), prof - half, 0.0)
+    return (weight * radii[None, :]).sum(axis=1) / np.maximum(weight.sum(axis=1), 1e-6)
+
+
+def _near(mask: np.ndarray, reach: int) -> np.ndarray:
+    """1.0 where ``mask`` (0/255) is set or lies within ``reach`` pixels, else 0.0."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    return (cv2.dilate(mask, kernel) > 0).astype(np.float32)
+
+
+def is_coin(work: np.ndarray, centre: tuple[float, float], side: float,
+            mask: np.ndarray | None = None) -> bool:
     """True when the outline around ``centre`` (x, y) is an ellipse, not a die's square:
-    a coin or a round counter, whatever its colour."""
-    stray = ellipse_stray(work, centre, side)
+    a coin or a round counter, whatever its colour; ``mask`` as in ``ellipse_stray``."""
+    stray = ellipse_stray(work, centre, side, mask)
     return stray is not None and stray < _MAX_OFF
 
 

@@ -125,3 +125,50 @@ def test_which_faces_are_asked_the_coin_test():
                                area=500.0), 30.0)
     assert not may_be_disc(ds.face(cls=LIGHT, mark=YELLOW, corners=2.2, holes=0.25,
                                    area=800.0), 30.0)  # a light die's yellow mark, ragged
+
+
+def _wood_grain(seed: int) -> np.ndarray:
+    """A dark wooden table: streaks across it and the grain's short flecks along them."""
+    rng = np.random.default_rng(seed)
+    frame = ds.table(colour=(25, 45, 75), seed=seed, noise=4.0).astype(np.float32)
+    wander = np.cumsum(rng.normal(0, 1, frame.shape[0]))
+    frame += (14 * np.sin(np.arange(frame.shape[0]) / 2.1 + 0.3 * wander))[:, None, None]
+    frame += rng.normal(0, 6, (frame.shape[0], frame.shape[1] // 8, 1)).repeat(8, axis=1)
+    return np.clip(frame, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_coin_on_wood_grain_is_told_within_its_own_foreground(seed):
+    # the grain's streaks reach a coin's outline: the outline search keeps to the
+    # coin's foreground blob (and a little around it), where a die stays square
+    frame = _wood_grain(seed)
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    for i, centre in enumerate([(120, 200), (300, 200)]):
+        _coin(frame, centre, 14, BRASS, squash=1.0 - 0.07 * i, angle=30.0 * i)
+        cv2.fillConvexPoly(mask, np.round(ds.square(np.array(centre, float), 26,
+                                                    10 + 15 * i)).astype(np.int32), 255)
+    ds.die(frame, (480, 200), 28, ds.YELLOW, angle=20, pips=5)
+    cv2.fillConvexPoly(mask, np.round(ds.square(np.array((481.0, 201.0)), 30, 20)
+                                      ).astype(np.int32), 255)
+    frame = cv2.GaussianBlur(frame, (0, 0), 1.6)
+    for x in (120.0, 300.0):
+        assert is_coin(frame, (x, 200.0), 28.0, mask)
+    assert not is_coin(frame, (480.0, 200.0), 28.0, mask)
+    assert all(c[0] > 400 for _, c, _, _ in square_blobs(mask, frame, 28.0, []))  # no coin
+
+
+def test_a_soft_coin_cut_by_its_foreground_is_still_a_coin():
+    # out of focus, a coin's edge is wide, and the foreground (made at half size) may
+    # end inside it: the edge's middle, not its outer shoulder, is the outline
+    frame = _wood_grain(0)
+    _coin(frame, (200, 200), 12, BRASS)
+    _rounded_die(frame, (400, 200), 24, ds.YELLOW, angle=20)
+    frame = cv2.GaussianBlur(frame, (0, 0), 3.0)
+    small = np.zeros((240, 320), np.uint8)
+    cv2.circle(small, (100, 100), 6, 255, -1)
+    cv2.fillConvexPoly(small, np.round(ds.square(np.array((200.0, 100.0)), 12, 20)
+                                       ).astype(np.int32), 255)
+    mask = cv2.resize(small, (640, 480), interpolation=cv2.INTER_NEAREST)
+    stray = ellipse_stray(frame, (200.0, 200.0), 24.0, mask)
+    assert stray is not None and stray < 0.015
+    assert not is_coin(frame, (400.0, 200.0), 24.0, mask)
