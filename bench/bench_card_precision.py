@@ -1,6 +1,6 @@
 """Card precision stress set: tables of card backs and of cards from outside the deck.
 
-    .venv/bin/python bench/bench_card_precision.py [--per-kind 14] [--seed 101] [-v]
+    .venv/bin/python bench/bench_card_precision.py [--per-kind 14] [--seed 101] [--small] [-v]
 
 Counts the cards named that are not there (face down, of another game, of another deck)
 on tables rendered by ``scenes.cards`` that the recorded suites and ``bench_cards`` never
@@ -14,6 +14,7 @@ camera conditions, seeds of their own. Kinds of table, ``--per-kind`` of each:
 - ``mixed``: one or two of the deck's own faces among backs and cards of another game
   (the second looks and the completions at the named size run only where a card is named).
 
+Frames are 1280x960, as ``bench_cards`` (``--small``: 960x720, as the rendered suite).
 Each table is read with the 24-face and the 120-face synthetic decks; the tables with no
 Pinochle face also with the Pinochle deck (the synthetic faces are outside it). Printed:
 per deck and kind, tables read, cards named that are not there, and the recall of the
@@ -50,7 +51,7 @@ KINDS = ("backs", "outside", "foreign", "mixed")
 LOOKS = ("plain", "plain", "tilt", "glare", "dim", "blur", "overlap")  # light and camera
 
 
-def tables(kind: str, count: int, seed: int, *, size: tuple[int, int] = (960, 720)
+def tables(kind: str, count: int, seed: int, *, size: tuple[int, int] = (1280, 960)
            ) -> list[tuple[np.ndarray, list[str], str]]:
     """``count`` rendered tables of one kind: (frame, the deck faces on it, description).
 
@@ -114,13 +115,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-kind", type=int, default=14)
     ap.add_argument("--seed", type=int, default=101)
+    ap.add_argument("--small", action="store_true", help="960x720 frames")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
+    size = (960, 720) if args.small else (1280, 960)
     import cv2
 
     cv2.setNumThreads(1)  # the bench's times on one thread (not on import: the tests use it)
-    sets = {kind: tables(kind, args.per_kind, args.seed) for kind in KINDS}
-    print(f"{sum(map(len, sets.values()))} tables ({args.per_kind} per kind, seed {args.seed})")
+    sets = {kind: tables(kind, args.per_kind, args.seed, size=size) for kind in KINDS}
+    print(f"{sum(map(len, sets.values()))} tables ({args.per_kind} per kind, seed {args.seed}, "
+          f"{size[0]}x{size[1]})")
     with tempfile.TemporaryDirectory() as tmp:
         decks = {f"{n} faces": load_deck(_deck_folder(Path(tmp) / f"d{n}", n)) for n in (24, 120)}
     decks["pinochle"] = load_deck(PINOCHLE)

@@ -73,7 +73,7 @@ def test_the_precision_stress_tables_name_no_card_that_is_not_there():
 
     wrong = named = wanted = 0
     for kind in ("backs", "foreign", "mixed"):
-        for frame, want, _ in tables(kind, 2, 7):
+        for frame, want, _ in tables(kind, 2, 7, size=(960, 720)):
             got = read_cards(frame, cs.deck()).ids
             wrong += wrong_names(want, got)
             named += sum((Counter(want) & Counter(got)).values())
