@@ -5,8 +5,8 @@ together and forgives its worst cells. A card that shares a face's colour but no
 print can then come within the acceptance gate: on rendered tables of card backs only, a
 blue lattice back lay 0.37-0.40 from a mostly blue face of 120 (the gate is 0.42), with no
 look-alike near, so no duel asked for the face's telling detail. The print (letters, pips,
-the outlines of the art, the frame) is what the lightness channel holds: the back's
-lightness lay 0.84-0.89 from that face's, where every card named rightly on the suites,
+the outlines of the art, the frame) is what the lightness channel holds: the backs'
+lightness lay 0.72-0.89 from that face's, where every card named rightly on the suites,
 the bench and the stress set lies within 0.45 of its own face (cards half seen, dim,
 blurred and photographed references included; ``docs/benchmarks.md``, "Card backs and
 cards of other games").
