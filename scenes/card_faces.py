@@ -79,8 +79,15 @@ def outside_face(key: str) -> np.ndarray:
                       "title": key.upper()[:6], "numeral": str(seed % 10)})
 
 
+BACK_STYLES = 7  # designs :func:`back_face` draws (0 and 1: the suites' lattice backs)
+
+
 def back_face(style: int = 0) -> np.ndarray:
-    """A card back: a lattice pattern inside a white margin."""
+    """A card back: a lattice pattern inside a white margin (styles 0 and 1), or one of
+    other common designs (2: dots, 3: frames round an emblem, 4: plaid, 5: full-bleed
+    with a logo oval, 6: fine stripes); ``style`` is taken modulo ``BACK_STYLES``."""
+    if style % BACK_STYLES >= 2:
+        return _other_back(style % BACK_STYLES)
     img = np.full((FACE_H, FACE_W, 3), 245, np.uint8)
     colour = [(40, 40, 170), (150, 70, 30)][style % 2]
     cv2.rectangle(img, (14, 14), (FACE_W - 14, FACE_H - 14), colour, -1)
@@ -89,6 +96,38 @@ def back_face(style: int = 0) -> np.ndarray:
         cv2.line(img, (k, FACE_H - 14), (k + FACE_H, -FACE_H - 14), (235, 235, 235), 2)
     img[:14], img[-14:], img[:, :14], img[:, -14:] = 245, 245, 245, 245
     return img
+
+
+def _other_back(style: int) -> np.ndarray:
+    """Back designs 2-6 of :func:`back_face` (deterministic)."""
+    h, w = FACE_H * 2, FACE_W * 2
+    img = np.full((h, w, 3), 245, np.uint8)
+    colour = [(30, 110, 30), (40, 40, 40), (30, 30, 150), (140, 40, 20), (20, 90, 160)][style - 2]
+    m = 0 if style == 5 else 28
+    cv2.rectangle(img, (m, m), (w - m, h - m), colour, -1)
+    if style == 2:  # polka dots
+        for y in range(m + 20, h - m, 36):
+            for x in range(m + 20 + (18 if (y // 36) % 2 else 0), w - m - 10, 36):
+                cv2.circle(img, (x, y), 9, (235, 235, 235), -1, cv2.LINE_AA)
+    elif style == 3:  # nested frames round a central emblem
+        for k in range(1, 6):
+            cv2.rectangle(img, (m + 14 * k, m + 14 * k), (w - m - 14 * k, h - m - 14 * k),
+                          (225, 225, 225), 3)
+        _icon(img, "star", (w // 2, h // 2), 80, (225, 225, 225))
+    elif style == 4:  # plaid
+        for k in range(m, max(h, w), 44):
+            cv2.line(img, (k, m), (k, h - m), (90, 200, 230), 8)
+            cv2.line(img, (m, k), (w - m, k), (90, 200, 230), 8)
+            cv2.line(img, (k + 22, m), (k + 22, h - m), (230, 230, 230), 2)
+    elif style == 5:  # full bleed, a logo oval and its word
+        cv2.ellipse(img, (w // 2, h // 2), (w // 3, h // 4), -35, 0, 360, (235, 235, 235), -1,
+                    cv2.LINE_AA)
+        _text(img, "GAME", (w // 2, h // 2), 2.2, colour, 6)
+    else:  # fine diagonal stripes
+        for k in range(-h, w + h, 12):
+            cv2.line(img, (k, m), (k + h, h + m), (225, 225, 225), 3)
+    img[:m], img[h - m:], img[:, :m], img[:, w - m:] = 245, 245, 245, 245
+    return cv2.resize(img, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
 
 
 def _light(colour: tuple[int, int, int]) -> tuple[int, ...]:

@@ -49,6 +49,7 @@ class Plan:
     blur: float
     noise: float
     quality: int
+    backs: tuple[int, ...] = (0, 1)  # the back designs face-down cards are drawn from
 
 
 def make_plan(condition: str, rng: np.random.Generator, deck_ids: list[str],
@@ -88,7 +89,8 @@ def render(plan: Plan, rng: np.random.Generator, faces: dict[str, np.ndarray]
     tex_shape = (int((extent[3] - extent[1]) * ppm), int((extent[2] - extent[0]) * ppm))
     canvas = draw_table(cam, make_surface(plan.surface, tex_shape, ppm, rng), extent)
     patches = [(cid, faces[cid]) for cid in plan.ids]
-    patches += [(None, back_face(int(rng.integers(2)))) for _ in range(plan.n_back)]
+    patches += [(None, back_face(plan.backs[int(rng.integers(len(plan.backs)))]))
+                for _ in range(plan.n_back)]
     patches += [(None, outside_face(f"other{int(rng.integers(1000))}"))
                 for _ in range(plan.n_outside)]
     order = rng.permutation(len(patches))

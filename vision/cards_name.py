@@ -20,6 +20,7 @@ from vision.cards_ink import ink_duel
 from vision.cards_match import (DUEL_CONTRAST, DUEL_LEVEL, FINE_BLUR, FINE_SCALE, Bank, Match,
                                 MatchParams, align, duel_contrast, features, fine_distance,
                                 fine_duel, warp_to_ref)
+from vision.cards_print import shows_print
 
 # a card whose closest face (by the coarse ranking), laid exactly over it, still misses the
 # acceptance gate by this much is no face of the deck: its rivals are not tried (a rival
@@ -107,6 +108,8 @@ def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
                                                     bank, params))
     if dist[best] > params.max_fine_distance:  # a face the duel turned to, past the gate
         return Match(None, best, dist[best], 0.0, rival, picks[best] >= n, margin, support)
+    if not shows_print(aligned[best][0], masks[best], aligned[best][1], params):
+        return None  # the face's colour but not its print (a card back of its hue)
     abs_conf = float(np.clip((params.max_fine_distance - dist[best])
                              / (params.max_fine_distance - params.sure_distance), 0, 1))
     conf = min(abs_conf, float(np.clip(margin / (2 * params.min_margin), 0, 1)))
