@@ -7,6 +7,7 @@ at random turns. Split out of ``vision.dice``; ``params`` is its ``DiceParams``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -42,10 +43,14 @@ def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     working image ``work`` (BGR) at hand, for a face of one of the cloth's colours whose
     outline lies mostly on the grid's lines (``is_grid_piece``), at any turn and shape:
     a check cut off by a die or by the frame (a die's edges end at its corners; the
-    grid's lines run on)."""
+    grid's lines run on). A mark that the face's body does not ring all round
+    (``is_mark_ringed``) is no light die's mark, however near its middle."""
+    if grid is None:
+        return False
+    if work is not None and face.mark != faces_.NONE and not is_mark_ringed(face, work, params):
+        face = replace(face, mark_off=max(face.mark_off, 1.0))  # a colour at its edge
     return _is_square(face, grid, params, model, side) or (
-        grid is not None and work is not None
-        and is_grid_piece(face, work, grid, params, model, side))
+        work is not None and is_grid_piece(face, work, grid, params, model, side))
 
 
 def _is_square(face: faces_.Face, grid: float | None, params: DiceParams, model: tuple,
@@ -98,6 +103,42 @@ def is_grid_piece(face: faces_.Face, work: np.ndarray, grid: float, params: Dice
     if face.mark != faces_.NONE and face.mark_off <= 0.15 and face.area >= 0.5 * side * side:
         return False  # a light die's mark in the middle of its top
     return grid_share(work, face.outline, grid, side) >= min_share
+
+
+def is_mark_ringed(face: faces_.Face, work: np.ndarray, params: DiceParams, *,
+                   min_rays: float = 0.75) -> bool:
+    """True when the light body shows all round ``face``'s mark (its biggest spot of
+    the mark's colour, in ``work`` BGR): along ``min_rays`` of 16 rays out of the spot,
+    what lies past the mark's colour is the face's own class (``params``' classes: a
+    light body, grey in a shadow) within two pixels.
+    A light die's mark is a patch inside its light top; a die's side face reaching into
+    a light square of a check touches the square's edge, the die's top and its shade lie
+    past it on one side. True when the face has no spot to look at."""
+    spots = [s for s in face.spots if s[0] == face.mark]
+    if not spots:
+        return True
+    _, x, y, _ = max(spots, key=lambda s: s[3])
+    reach = int(np.ceil(np.sqrt(face.area))) + 2  # a die's edge out of the spot
+    x0, y0 = max(0, int(x) - reach), max(0, int(y) - reach)
+    crop = work[y0:int(y) + reach + 1, x0:int(x) + reach + 1]
+    if crop.shape[0] < 4 or crop.shape[1] < 4:
+        return True
+    cls = faces_.class_map(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV), params.hue_edges,
+                           min_sat=params.min_sat, light_value=params.light_value,
+                           min_value=params.min_value)
+    steps = np.arange(1.0, reach - 1.0)
+    pts = np.array([x - x0, y - y0]) + _RAYS[:, None, :] * steps[None, :, None]
+    xs = np.clip(np.round(pts[..., 0]).astype(int), 0, crop.shape[1] - 1)
+    ys = np.clip(np.round(pts[..., 1]).astype(int), 0, crop.shape[0] - 1)
+    seen = cls[ys, xs]  # (16 rays, steps)
+    past = seen != face.mark
+    first = np.where(past.any(axis=1), past.argmax(axis=1), seen.shape[1])
+    body = [(seen[i, k:k + 3] == face.cls).any() for i, k in enumerate(first)]
+    return float(np.mean(body)) >= min_rays
+
+
+_TURNS = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+_RAYS = np.stack([np.cos(_TURNS), np.sin(_TURNS)], 1)
 
 
 def _ragged_marked(face: faces_.Face, params: DiceParams, model: tuple) -> bool:

@@ -112,3 +112,24 @@ def test_a_piece_of_a_check_along_the_grids_lines_is_cloth_at_any_turn():
     assert not is_cloth_square(ds.face(cls=RED, box=top.astype(np.float32),
                                        bgr=(60.0, 50.0, 200.0), outline=top),
                                0.0, params, model, 20.0, die)
+
+
+def test_a_side_face_reaching_into_a_light_check_is_no_light_dies_mark():
+    # 0178: a green die lies on the edge of a light square, its yellow side face reaching
+    # into it; the square with the side face in it reads as a light face with a yellow
+    # "mark" near its middle. A light die's mark has its body all round it; the side
+    # face touches the square's edge, the die's green top lies past it
+    frame = _check(0.0, 3, cell=30)
+    model = table_model(cv2.cvtColor(frame, cv2.COLOR_BGR2YCrCb))
+    params = DiceParams()
+    square = np.array([[90, 60], [119, 60], [119, 89], [90, 89]], np.int32)  # light
+    side_face = frame.copy()
+    side_face[52:98, 66:90] = (40, 150, 45)  # the die's green top, beyond the square
+    side_face[62:88, 90:101] = (20, 200, 230)  # its yellow side face, in the square
+    marked = frame.copy()
+    marked[68:81, 98:111] = (20, 200, 230)  # a light die's mark, in its middle
+    for picture, at, cloth in ((side_face, (95.0, 75.0), True), (marked, (104.0, 74.0), False)):
+        face = ds.face(cls=LIGHT, mark=YELLOW, box=square.astype(np.float32), area=900.0,
+                       bgr=(215.0, 215.0, 230.0), outline=square, mark_off=0.1,
+                       spots=((YELLOW, *at, 0.15),))
+        assert is_cloth_square(face, 0.0, params, model, 20.0, picture) is cloth
