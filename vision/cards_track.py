@@ -12,7 +12,9 @@ keeps what it learnt from the last frame it read:
   and an outline lying wholly on unchanged tiles, nearly where an outline was named (or
   found to be no card) last time, gets that answer back instead of being named again;
   optionally (``crop_below``) the card outlines are searched afresh only in a box around
-  the change, those lying wholly on unchanged tiles being kept from the last read;
+  the change, on the whole frame's thresholds (``cards_part``), those lying wholly on
+  unchanged tiles being kept from the last read with their coarse ranking, while the
+  frame's card-white level holds;
 - optionally (``TrackParams.part_below``) only a box around the change and the cards it
   touches is read again, and the cards seen elsewhere before are kept.
 
@@ -66,9 +68,11 @@ class TrackParams:
         When the box around the change (as for ``part_below``) is smaller than this
         fraction of the frame, the card outlines are searched afresh in that box only, and
         those lying wholly on unchanged tiles are kept from the last read (at most
-        ``carry_reads`` reads in a row); 0 (the default) searches the whole frame every
-        time. 0.7 costs about a tenth less on the project's landing scenes, but a card
-        is read otherwise than a fresh read reads it in 1-3 of 30-80 (once a wrong name).
+        ``carry_reads`` reads in a row, and their coarse ranking with them); the box is
+        searched on the whole frame's thresholds (``cards_part``). 0 (the default)
+        searches the whole frame every time. 0.7 reads the project's landing scenes as a
+        fresh read reads them (as the default does), at 0-15% less CPU per landing frame
+        in same-hour pairs (docs/benchmarks.md, speed round 6): not yet a clear gain.
     carry_reads : int
         Reads an outline is kept over; then the whole frame is searched again.
     level_drift : float
