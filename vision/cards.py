@@ -63,18 +63,20 @@ def read_cards(frame: np.ndarray, deck: Deck, *, params: CardParams = CardParams
 
 def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]], *,
                params: CardParams = CardParams(), fine: Callable | None = None,
-               quads: list[np.ndarray] | None = None) -> CardReading:
+               quads: list[np.ndarray] | None = None, coarse: Callable | None = None
+               ) -> CardReading:
     """:func:`read_cards` with the keypoint outlines already found (``cards_keys``; the
     reader of a camera's frames in turn, ``cards_track``, finds them on what changed, and
     names the outlines through ``fine``, :func:`cards_stages.fine_stage` or a stand-in
     that recalls the cards it named on an unchanged part of the table); ``quads`` are the
-    edge outlines (``cards_find``) when already found."""
+    edge outlines (``cards_find``) when already found, and ``coarse`` stands in for
+    :func:`cards_stages.coarse_all` in their first ranking (recalling kept ones')."""
     gate = params.match.max_distance
     if quads is None:
         quads = find_card_quads(frame, deck.aspect, params=params.find)
     quads = quads + beyond_frame(quads, frame.shape, deck.aspect)  # cards cut by the frame's edge
     halved = halve(frame)  # the coarse ranking's view of a large frame, made once
-    first = coarse_all(frame, quads + [q for q, _ in keyed], deck, halved=halved)
+    first = (coarse or coarse_all)(frame, quads + [q for q, _ in keyed], deck, halved=halved)
     promising = [c for c in first if c[0].min() <= gate]
     # the edge gradients outlines are snapped onto, made once when there is one to snap
     edges = edges_at(frame, params.find.work_side, halved) if promising or keyed else None

@@ -162,23 +162,30 @@ def _canny(small: np.ndarray, low: float = 30) -> np.ndarray:
                      low, 3 * low)
 
 
-def card_masks(small: np.ndarray, *, canny: np.ndarray | None = None
-                ) -> list[tuple[np.ndarray, np.ndarray]]:
+def card_masks(small: np.ndarray, *, canny: np.ndarray | None = None, maps: tuple = ()
+               ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Pairs of binary masks (uint8 0/255): outlines to trace, and card area to test."""
-    white, global_mask, local_mask = _whiteness(small)
-    edges = cv2.dilate(_canny(small) if canny is None else canny, np.ones((3, 3), np.uint8))
+    white, global_mask, local_mask, canny, faint, otsu, k = maps or work_maps(small, canny)
+    edges = cv2.dilate(canny, np.ones((3, 3), np.uint8))
     # a white card on white paper: its edges are faint, a more sensitive map closes them
-    faint = cv2.dilate(_canny(small, 15), np.ones((3, 3), np.uint8))
-    k = max(3, max(small.shape[:2]) // 80)  # wider than carpet speckle, narrower than a card
+    faint = cv2.dilate(faint, np.ones((3, 3), np.uint8))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     # fill first (a card's thin white margin closes around its art), then cut speckle
-    otsu = float(cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0])
     # a card's margin may sit just above or below the one threshold Otsu picks
     levels = [cv2.threshold(white, min(250.0, otsu + step), 255, cv2.THRESH_BINARY)[1]
               for step in (-25, 25)]
     filled = [cv2.morphologyEx(_fill_holes(m), cv2.MORPH_OPEN, kernel)
               for m in [global_mask, local_mask] + levels]
     return [(f, f) for f in filled] + [(e, _fill_holes(e)) for e in (edges, faint)]
+
+
+def work_maps(small: np.ndarray, canny: np.ndarray | None = None) -> tuple:
+    """What :func:`card_masks` thresholds (``maps``, cut to a part of the frame): whiteness,
+    card-white masks, Canny and faint edges, Otsu's level, kernel (wider than speckle)."""
+    white, global_mask, local_mask = _whiteness(small)
+    return (white, global_mask, local_mask, _canny(small) if canny is None else canny,
+            _canny(small, 15), cv2.threshold(white, 0, 255, cv2.THRESH_OTSU)[0],
+            max(3, max(small.shape[:2]) // 80))
 
 
 def _whiteness(small: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

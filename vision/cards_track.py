@@ -12,7 +12,9 @@ keeps what it learnt from the last frame it read:
   and an outline lying wholly on unchanged tiles, nearly where an outline was named (or
   found to be no card) last time, gets that answer back instead of being named again;
   optionally (``crop_below``) the card outlines are searched afresh only in a box around
-  the change, those lying wholly on unchanged tiles being kept from the last read;
+  the change, on the whole frame's thresholds (``cards_part``), those lying wholly on
+  unchanged tiles being kept from the last read with their coarse ranking, while the
+  frame's card-white level holds;
 - optionally (``TrackParams.part_below``) only a box around the change and the cards it
   touches is read again, and the cards seen elsewhere before are kept.
 
@@ -29,10 +31,11 @@ import cv2
 import numpy as np
 
 from vision.cards import read_keyed
-from vision.cards_find import FindParams, find_card_quads
+from vision.cards_find import FindParams
 from vision.cards_keys import (FrameKeys, find_keypoint_quads, frame_keys, with_nearest,
                                work_gray)
-from vision.cards_stages import CardParams, Evidence, check_frame, fine_stage
+from vision.cards_part import work_view, view_quads
+from vision.cards_stages import CardParams, Evidence, check_frame, coarse_all, fine_stage
 from vision.deck import Deck
 from vision.results import CardReading, CardSighting
 
@@ -65,11 +68,17 @@ class TrackParams:
         When the box around the change (as for ``part_below``) is smaller than this
         fraction of the frame, the card outlines are searched afresh in that box only, and
         those lying wholly on unchanged tiles are kept from the last read (at most
-        ``carry_reads`` reads in a row); 0 (the default) searches the whole frame every
-        time. 0.7 costs about a tenth less on the project's landing scenes, but a card
-        is read otherwise than a fresh read reads it in 1-3 of 30-80 (once a wrong name).
+        ``carry_reads`` reads in a row, and their coarse ranking with them); the box is
+        searched on the whole frame's thresholds (``cards_part``). 0 (the default)
+        searches the whole frame every time. 0.7 reads the project's landing scenes as a
+        fresh read reads them (as the default does), at 0-15% less CPU per landing frame
+        in same-hour pairs (docs/benchmarks.md, speed round 6): not yet a clear gain.
     carry_reads : int
         Reads an outline is kept over; then the whole frame is searched again.
+    level_drift : float
+        Outlines are kept only while the frame's card-white level (Otsu's, on the whole
+        frame, 0-255) is within this of the level they were found at: the thresholds
+        they came from would be another search's.
     """
 
     tile: int = 32
@@ -79,6 +88,7 @@ class TrackParams:
     same_outline: float = 0.02
     crop_below: float = 0.0
     carry_reads: int = 30
+    level_drift: float = 2.0
 
 
 class CardReader:
@@ -106,6 +116,8 @@ class CardReader:
         self._reading: CardReading | None = None
         self._named: list[_Named] = []  # what the last read's naming said of each outline
         self._quads: list[tuple[np.ndarray, int]] = []  # last read's outlines, reads kept
+        self._level = -np.inf  # card-white level of the last whole outline search
+        self._ranked: dict[bytes, tuple] = {}  # last read's coarse ranking, per outline
 
     def read(self, frame: np.ndarray) -> CardReading:
         """The cards in ``frame`` (H, W, 3) uint8 BGR, as :func:`read_cards` names them.
@@ -131,17 +143,19 @@ class CardReader:
                else self._part(changed, scale, frame.shape[:2], self.track.part_below))
         named: list[_Named] = []  # only a whole read notes what it named, for the next
         quads: list[tuple[np.ndarray, int]] = []
+        ranked: dict[bytes, tuple] = {}
         if not self.deck.ids:
             reading = CardReading(cards=(), unsure=())
         elif box is None:
             recall = self._recall(changed, scale, named)
             quads = self._outlines(frame, changed, scale)
             reading = read_keyed(frame, self.deck, keyed, params=self.params, fine=recall,
-                                 quads=[q for q, _ in quads])
+                                 quads=[q for q, _ in quads],
+                                 coarse=self._ranking(quads, ranked))
         else:
             reading = self._read_part(frame, box, keyed, changed, scale)
         self._gray, self._reading, self._named = soft, reading, named
-        self._quads = quads
+        self._quads, self._ranked = quads, ranked
         self.reads += 1
         return reading
 
@@ -168,34 +182,53 @@ class CardReader:
 
         return fine
 
+    def _ranking(self, quads: list[tuple[np.ndarray, int]], ranked: dict[bytes, tuple]
+                 ) -> Callable:
+        """A stand-in for ``coarse_all`` that gives an outline kept from the last read (on
+        unchanged tiles) its ranking of then, ranks the others, and notes every ranking."""
+        kept = {q.tobytes() for q, age in quads if age > 0}
+
+        def coarse(frame, batch, deck, *, halved=None):
+            keys = [q.tobytes() for q in batch]
+            new = [q for q, k in zip(batch, keys) if k not in kept or k not in self._ranked]
+            fresh = iter(coarse_all(frame, new, deck, halved=halved))
+            out = [self._ranked[k] if k in kept and k in self._ranked else next(fresh)
+                   for k in keys]
+            ranked.update(zip(keys, out))
+            return out
+
+        return coarse
+
     def _outlines(self, frame: np.ndarray, changed: np.ndarray | None, scale: float
                   ) -> list[tuple[np.ndarray, int]]:
         """The frame's edge outlines (``cards_find``), each with the reads it was kept
-        over: those touching a changed tile found afresh in a box around the change,
-        those wholly on unchanged tiles kept from the last read."""
+        over: those touching a changed tile found afresh in a box around the change (on
+        the whole frame's thresholds, ``cards_part``), those wholly on unchanged tiles
+        kept from the last read while the frame's card-white level holds."""
         find, t = self.params.find, self.track.tile
-        if changed is None or self.track.crop_below <= 0 or not self._quads:
-            return [(q, 0) for q in find_card_quads(frame, self.deck.aspect, params=find)]
+        view = work_view(frame, find)
+        if (changed is None or self.track.crop_below <= 0 or not self._quads
+                or abs(view.level - self._level) > self.track.level_drift):
+            self._level = view.level
+            return [(q, 0) for q in view_quads(view, self.deck.aspect, params=find)]
         still = [_still(q, changed, scale, t) for q, _ in self._quads]
         kept = [(q, age + 1) for (q, age), s in zip(self._quads, still) if s]
         # the box holds every outline of the last read that the change touches
         box = self._part(changed, scale, frame.shape[:2], self.track.crop_below,
                          tuple(q for (q, _), s in zip(self._quads, still) if not s))
         if box is None or any(age > self.track.carry_reads for _, age in kept):
-            return [(q, 0) for q in find_card_quads(frame, self.deck.aspect, params=find)]
+            self._level = view.level
+            return [(q, 0) for q in view_quads(view, self.deck.aspect, params=find)]
         x0, y0, x1, y1 = box
-        shift = np.array([x0, y0], np.float32)
-        part = find_card_quads(np.ascontiguousarray(frame[y0:y1, x0:x1]), self.deck.aspect,
-                               params=_cropped(find, box, frame.shape[:2]))
+        part = view_quads(view, self.deck.aspect, box, params=find)
         # a card cut by the box's edge inside the frame is cut short there: an outline
         # drawn along that edge is none of the table's
         h, w = frame.shape[:2]
         d = 0.5 * self.track.margin * max(h, w)
         lo = np.array([x0 + d if x0 > 0 else -np.inf, y0 + d if y0 > 0 else -np.inf])
         hi = np.array([x1 - d if x1 < w else np.inf, y1 - d if y1 < h else np.inf])
-        return kept + [(q + shift, 0) for q in part
-                       if (q + shift >= lo).all() and (q + shift <= hi).all()
-                       and not _still(q + shift, changed, scale, t)]
+        return kept + [(q, 0) for q in part if (q >= lo).all() and (q <= hi).all()
+                       and not _still(q, changed, scale, t)]
 
     def _changed(self, soft: np.ndarray) -> np.ndarray | None:
         """Per tile, True where the picture moved since the last frame read; None when

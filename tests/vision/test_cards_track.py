@@ -11,6 +11,7 @@ import pytest
 from tests.vision import cards_support as cs
 from vision.cards import read_cards
 from vision.cards_keys import find_keypoint_quads, frame_keys, with_nearest, work_gray
+from vision.cards_stages import CardParams
 from vision.cards_track import CardReader, TrackParams
 
 
@@ -181,13 +182,15 @@ def _searched(monkeypatch) -> list[tuple[int, int]]:
     import vision.cards_track as track
 
     sizes: list[tuple[int, int]] = []
-    real = track.find_card_quads
+    real = track.view_quads
 
-    def spy(frame, aspect, *, params):
-        sizes.append(frame.shape[:2])
-        return real(frame, aspect, params=params)
+    def spy(view, aspect, box=None, *, params):
+        h, w = _one_card().shape[:2]
+        x0, y0, x1, y1 = (0, 0, w, h) if box is None else box
+        sizes.append((y1 - y0, x1 - x0))
+        return real(view, aspect, box, params=params)
 
-    monkeypatch.setattr(track, "find_card_quads", spy)
+    monkeypatch.setattr(track, "view_quads", spy)
     return sizes
 
 
@@ -223,3 +226,49 @@ def test_kept_outlines_are_searched_afresh_after_a_while(monkeypatch):
     # frame is searched again
     assert reader.reads == 3
     assert sizes[0] == sizes[2] == _one_card().shape[:2] != sizes[1]
+
+
+def test_kept_outlines_keep_their_coarse_ranking(monkeypatch):
+    import vision.cards_track as track
+
+    ranked: list[np.ndarray] = []
+    real = track.coarse_all
+
+    def spy(frame, quads, deck, **kw):
+        ranked.extend(quads)
+        return real(frame, quads, deck, **kw)
+
+    monkeypatch.setattr(track, "coarse_all", spy)
+    fox, four = cs.card_corners((300, 360), 300, 8), cs.card_corners((680, 380), 300, -12)
+    # edge outlines only: a keypoint outline is always ranked afresh
+    params = CardParams(keys=None)
+    reader = CardReader(cs.deck(), params=params,
+                        track=TrackParams(crop_below=0.7, level_drift=255))
+    reader.read(_one_card())
+    assert _near(ranked, fox) >= 1
+    ranked.clear()
+    assert reader.read(_two_cards()).ids == ("hero-fox", "num-4")
+    assert _near(ranked, fox) == 0  # hero-fox's outlines were kept, and their ranking
+    assert _near(ranked, four) >= 1
+    # searched afresh, hero-fox's outlines are ranked again
+    reader = CardReader(cs.deck(), params=params)
+    reader.read(_one_card())
+    ranked.clear()
+    assert reader.read(_two_cards()).ids == ("hero-fox", "num-4")
+    assert _near(ranked, fox) >= 1
+
+
+def test_outlines_are_not_kept_once_the_card_white_level_moved(monkeypatch):
+    from vision.cards_part import work_view
+
+    sizes = _searched(monkeypatch)
+    # a larger num-4: its white moves the frame's card-white level
+    landed = cs.place(_one_card(), cs.faces()["num-4"], cs.card_corners((680, 380), 380, -12))
+    moved = abs(work_view(landed).level - work_view(_one_card()).level)
+    assert moved > 0
+    for drift, searched in [(moved + 1, "part"), (moved - 0.5, "whole")]:
+        sizes.clear()
+        reader = CardReader(cs.deck(), track=TrackParams(crop_below=0.7, level_drift=drift))
+        reader.read(_one_card())
+        assert reader.read(landed).ids == read_cards(landed, cs.deck()).ids
+        assert (sizes[1] == sizes[0]) == (searched == "whole")

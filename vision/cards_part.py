@@ -1,0 +1,89 @@
+"""The card outline search on a part of a frame, thresholded as the whole frame is.
+
+The camera loop (``cards_track``) searches for new card outlines only around a change.
+A part cut out and searched as a frame of its own is thresholded by its own levels:
+Otsu's level of its whiteness, the local threshold's window and the speckle kernel all
+follow the part, not the frame, so it finds outlines the whole search would not and
+misses some it finds. Here the whole work frame is seen once (:func:`work_view`: its
+per-pixel maps, ``cards_find.work_maps``, cheap next to the search itself) and a part is
+searched on those maps cut to it (:func:`view_quads`): inside the part, away from its
+edges, the outlines are the ones the whole search finds there, and the box of the whole
+frame gives exactly :func:`cards_find.find_card_quads`'s outlines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.cards_find import (FindParams, _contour_quads, _dedupe, _segment_quads,
+                               card_masks, work_maps)
+
+
+@dataclass(frozen=True)
+class WorkView:
+    """A frame as the outline search sees it.
+
+    Attributes
+    ----------
+    small : ndarray of shape (h, w, 3), uint8, BGR
+        The frame downscaled to ``FindParams.work_side``.
+    maps : tuple
+        ``cards_find.work_maps`` of ``small``.
+    scale : float
+        Work pixels per frame pixel.
+    """
+
+    small: np.ndarray
+    maps: tuple
+    scale: float
+
+    @property
+    def level(self) -> float:
+        """Otsu's level of the frame's whiteness (0-255): the card-white threshold."""
+        return float(self.maps[5])
+
+
+def work_view(frame: np.ndarray, params: FindParams = FindParams()) -> WorkView:
+    """The work frame of ``frame`` (H, W, 3) uint8 BGR and its maps, made as
+    :func:`cards_find.find_card_quads` makes them."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, params.work_side / max(h, w))
+    small = cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    return WorkView(small=small, maps=work_maps(small), scale=scale)
+
+
+def view_quads(view: WorkView, aspect: float, box: tuple[int, int, int, int] | None = None,
+               *, params: FindParams = FindParams()) -> list[np.ndarray]:
+    """Card outlines in the part ``box`` (x0, y0, x1, y1), frame pixels, of the frame
+    ``view`` sees (None: all of it), as :func:`cards_find.find_card_quads` returns them
+    (corners (x, y), frame pixels, float32); cards of the whole frame's sizes."""
+    sh, sw = view.small.shape[:2]
+    x0, y0, x1, y1 = (0, 0, sw, sh) if box is None else (
+        max(0, int(np.floor(box[0] * view.scale))), max(0, int(np.floor(box[1] * view.scale))),
+        min(sw, int(np.ceil(box[2] * view.scale))), min(sh, int(np.ceil(box[3] * view.scale))))
+    cut = tuple(m[y0:y1, x0:x1] if isinstance(m, np.ndarray) else m for m in view.maps)
+    lo, hi = params.min_card_frac * sw * sh, params.max_card_frac * sw * sh
+    quads: list[np.ndarray] = []
+    # as find_card_quads: contours of every mask, then corners of edge segments; each
+    # judged at its place in the whole frame (its perspective is read about the frame's
+    # centre), the frame beyond the part taken as no card
+    for k, (mask, filled) in enumerate(card_masks(view.small[y0:y1, x0:x1], maps=cut)):
+        if filled.shape != (sh, sw):
+            whole = np.zeros((sh, sw), np.uint8)
+            whole[y0:y1, x0:x1] = filled
+            filled = whole
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE,
+                                       offset=(x0, y0))
+        for contour in contours:
+            c_area = cv2.contourArea(contour)
+            if lo <= c_area <= hi * 1.5:
+                quads.extend(_contour_quads(contour, filled, aspect, lo, hi, params,
+                                            corners=k < 4))
+    if params.segment_corners:
+        shift = np.array([x0, y0], np.float32)
+        quads.extend(q + shift for q in _segment_quads(aspect, lo, hi, params, canny=cut[3]))
+    return _dedupe([q / view.scale for q in quads], tol=0.03 * params.work_side / view.scale)
