@@ -303,7 +303,8 @@ def _duel(aligned: dict, masks: dict, a: str, b: str, min_margin: float,
     if glimpse is not None:
         return glimpse
     margin = c_a - c_b
-    if margin != 0 and abs(margin) < min_margin:
+    lean = 0.0 if told is None else min_margin / 4  # two references on the same pixels
+    if lean < abs(margin) < min_margin:
         t = ((duel_contrast(qa, seen, ra, rb) + duel_contrast(qb, seen, ra, rb)) / 2
              if told is None else duel_contrast(qa, seen & patch, ra, told[0]))
         if t * margin > 0 and abs(t) >= DUEL_CONTRAST:
