@@ -21,10 +21,10 @@ from vision.cards_match import (DUEL_CONTRAST, DUEL_LEVEL, FINE_BLUR, FINE_SCALE
                                 MatchParams, align, duel_contrast, features, fine_distance,
                                 fine_duel, warp_to_ref)
 from vision.cards_print import shows_print
+from vision.cards_tell import laid_onto, tell_duel, tell_parts, telling_of
 
-# a card whose closest face (by the coarse ranking), laid exactly over it, still misses the
-# acceptance gate by this much is no face of the deck: its rivals are not tried (a rival
-# was never seen to beat the closest face by more than 0.11 on the project's suites)
+# a card whose closest face (coarse ranking), laid over it, misses the gate by this much is
+# no face of the deck; its rivals are not tried (none beat it by over 0.11 on our suites)
 CLEARLY_NONE = 0.15
 
 
@@ -89,15 +89,19 @@ def name_card(coarse: np.ndarray, light: np.ndarray, fine_card: np.ndarray,
 
     def duel(a: str, b: str) -> tuple[float, float]:
         misfit = _misfit(bank, picks[a], picks[b])
-        verdict = _duel(aligned, masks, a, b, params.min_margin, misfit)
+        told = telling_of(bank, picks[a], picks[b], aligned[a][1], aligned[b][1])
+        verdict = _duel(aligned, masks, a, b, params.min_margin, misfit, told)
         if abs(verdict[0]) < params.min_margin:  # too close to call: look closer
             verdict = closer.duel(a, b, params.min_margin, misfit) or verdict
         return verdict
 
     duels = {o: duel(best, o) for o in close}
-    if duels and min(m for m, _ in duels.values()) <= -params.min_margin:
-        rival, best = best, min(duels, key=lambda o: duels[o][0])
-        duels = {o: duel(best, o) for o in close + [rival] if o != best}
+    field, turns = [best] + close, 0
+    while duels and min(m for m, _ in duels.values()) <= -params.min_margin and turns < len(close):
+        # the face that clearly beats it duels every other in turn (a 3 may beat the 5
+        # the card lay closest to by less than the 1 does, and then beat the 1)
+        rival, best, turns = best, min(duels, key=lambda o: duels[o][0]), turns + 1
+        duels = {o: duel(best, o) for o in field if o != best}
     if duels:
         margin = min(m for m, _ in duels.values())
         support = min(c for _, c in duels.values())
@@ -240,7 +244,9 @@ class _SharpLook:
         for cid in (a, b):
             if cid not in self._aligned:
                 self._lay(cid)
-        verdict = _duel(self._aligned, self._masks, a, b, min_margin, misfit)
+        (_, ra), (_, rb) = self._aligned[a], self._aligned[b]
+        told = telling_of(self._bank, self._picks[a], self._picks[b], ra, rb)
+        verdict = _duel(self._aligned, self._masks, a, b, min_margin, misfit, told)
         return verdict if verdict[0] != 0 else None
 
     def _lay(self, cid: str) -> None:
@@ -277,32 +283,43 @@ def _sharp_ref(bank: Bank, i: int) -> np.ndarray:
 
 
 def _duel(aligned: dict, masks: dict, a: str, b: str, min_margin: float,
-          misfit: float = 0.0) -> tuple[float, float]:
+          misfit: float = 0.0, told: tuple[np.ndarray, np.ndarray] | None = None
+          ) -> tuple[float, float]:
     """(margin of face ``a`` over ``b``, how well ``a`` explains the telling patch).
 
     The margin is the difference of the two correlations, raised to ``min_margin`` (or
-    lowered to its opposite) when the telling pixels' contrast clearly agrees with it and
-    then divided by how much of the two references' difference is misfit (:func:`_misfit`).
+    lowered to its opposite) when the telling pixels' contrast clearly agrees with it.
+    References that share their print (``told``: :func:`vision.cards_tell.telling`) are
+    compared on what tells them apart once laid and lit alike; others on their whole
+    difference, the margin then divided by how much of it is misfit (:func:`_misfit`).
     """
     qa, ra = aligned[a]
     qb, rb = aligned[b]
     seen = masks[a] & masks[b]
-    c_a, c_b = fine_duel(qa, qb, seen, ra, rb)
+    if told is None:
+        c_a, c_b = fine_duel(qa, qb, seen, ra, rb)
+    else:
+        (c_a, c_b), patch = tell_duel(qa, seen, ra, *told)
     glimpse = (glimpse_duel(aligned, masks, a, b, min_margin, askew=misfit / DUEL_ASKEW)
                if c_a == c_b == 0 else None)  # less seen of the telling pixels than a patch
     if glimpse is not None:
         return glimpse
     margin = c_a - c_b
-    if margin != 0 and abs(margin) < min_margin:
-        t = (duel_contrast(qa, seen, ra, rb) + duel_contrast(qb, seen, ra, rb)) / 2
+    lean = 0.0 if told is None else min_margin / 4  # two references on the same pixels
+    if lean < abs(margin) < min_margin:
+        t = ((duel_contrast(qa, seen, ra, rb) + duel_contrast(qb, seen, ra, rb)) / 2
+             if told is None else duel_contrast(qa, seen & patch, ra, told[0]))
         if t * margin > 0 and abs(t) >= DUEL_CONTRAST:
             margin = float(np.sign(margin)) * min_margin
+    if told is not None and abs(margin) >= min_margin and any(  # a part leans the other way
+            m * np.sign(margin) <= -min_margin / 2 for m in tell_parts(qa, seen, ra, *told)):
+        return 0.0, c_a  # (by half a margin or more): the duel cannot tell
     # too close to call: the colour of the ink seen may tell them apart (a red suit from
     # a black one on a strip showing one small suit symbol); not a matter of registration
     ink = ink_duel(aligned, masks, a, b, min_margin) if abs(margin) < min_margin else None
     if ink is not None:
         return ink
-    return margin / max(1.0, misfit / DUEL_ASKEW), c_a
+    return (margin / max(1.0, misfit / DUEL_ASKEW) if told is None else margin), c_a
 
 
 DUEL_ASKEW = 0.05  # share of the card two references differ on only by lying askew, forgiven
@@ -329,23 +346,8 @@ def _misfit(bank: Bank, i: int, j: int) -> float:
         n = len(bank.ids)
         a, b = (bank.fine[k % n, :, :, :1] for k in key)
         a, b = (a[::-1, ::-1] if key[0] >= n else a), (b[::-1, ::-1] if key[1] >= n else b)
-        hit[1][key] = max(0.0, _spread(a, b) - _spread(a, _laid_onto(a, b)))
+        hit[1][key] = max(0.0, _spread(a, b) - _spread(a, laid_onto(a, b)))
     return hit[1][key]
-
-
-def _laid_onto(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Fine lightness ``b`` (h, w, 1) warped onto ``a`` by an affine fit."""
-    eye = np.eye(2, 3, dtype=np.float32)
-    try:
-        _, warp = cv2.findTransformECC(np.ascontiguousarray(a[:, :, 0]),
-                                       np.ascontiguousarray(b[:, :, 0]), eye,
-                                       cv2.MOTION_AFFINE, (cv2.TERM_CRITERIA_EPS
-                                                           | cv2.TERM_CRITERIA_COUNT, 30, 1e-4),
-                                       None, 5)
-    except cv2.error:
-        return b
-    return cv2.warpAffine(b, warp, (b.shape[1], b.shape[0]),
-                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)[:, :, None]
 
 
 def _spread(ref_a: np.ndarray, ref_b: np.ndarray) -> float:

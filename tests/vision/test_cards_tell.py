@@ -1,0 +1,88 @@
+"""What tells two look-alike references apart (``vision.cards_tell``) when a user
+photographed them: laid and lit alike first, then compared on what is left."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tests.vision import cards_support as cs
+from vision.cards_match import DUEL_LEVEL, FINE_BLUR, canonical_size, features
+from vision.cards_name import _duel as naming_duel
+from vision.cards_tell import TELL_LEVEL, tell_parts, telling
+
+MARGIN = 0.04
+FINE = canonical_size(252 / 352)[1]  # (height, width) of the fine features
+
+
+def _fine(face: np.ndarray) -> np.ndarray:
+    return features(cv2.resize(face, FINE[::-1], interpolation=cv2.INTER_AREA), FINE_BLUR)
+
+
+def _photographed(face: np.ndarray, *, stretch: float, gamma: float, seed: int) -> np.ndarray:
+    """``face`` as a taught capture gives it: cut a little wide or narrow (a stretch across),
+    exposed its own way (a tone curve), soft and noisy."""
+    h, w = face.shape[:2]
+    m = np.float32([[stretch, 0, (1 - stretch) * w / 2], [0, 1, 0.6]])
+    out = cv2.warpAffine(face, m, (w, h), borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    out = 255 * (out / 255) ** gamma
+    out = cv2.GaussianBlur(out, (0, 0), 1.0)
+    out += np.random.default_rng(seed).normal(0, 3, out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _rows(mask: np.ndarray) -> tuple[float, float]:
+    """First and last row holding a True pixel, as shares of the height."""
+    ys = np.nonzero(mask.any(axis=1))[0]
+    return ys.min() / mask.shape[0], ys.max() / mask.shape[0]
+
+
+def test_the_telling_pixels_of_photographed_look_alikes_are_their_title():
+    # BANK and BARK photographed apart: one cut 3% wider and exposed brighter than the
+    # other. Their plain difference covers the card (every edge, every tone), and a duel
+    # judged on it is decided by noise; laid and lit alike, what is left is the title
+    faces = cs.faces()
+    bank = _fine(_photographed(faces["act-bank"], stretch=1.0, gamma=1.0, seed=1))
+    bark = _fine(_photographed(faces["act-bark"], stretch=1.03, gamma=0.85, seed=2))
+    plain = ((bank - bark) ** 2).sum(-1)
+    assert _rows(plain > DUEL_LEVEL * plain.max())[1] > 0.6  # far below the title band
+    told = telling(bank, bark)
+    assert told is not None
+    where = told[1]
+    assert _rows(where > TELL_LEVEL * where.max())[1] < 0.2  # the title band: the top 15%
+    clean = telling(_fine(faces["act-bank"]), _fine(faces["act-bark"]))
+    assert clean is not None and _rows(clean[1] > TELL_LEVEL * clean[1].max())[1] < 0.2
+
+
+def test_faces_laid_out_differently_do_not_share_their_print():
+    faces = cs.faces()
+    assert telling(_fine(faces["hero-fox"]), _fine(faces["hero-comet"])) is None
+    assert telling(_fine(faces["num-1"]), _fine(faces["num-4"])) is not None
+
+
+def _card(top: str, bottom: str) -> np.ndarray:
+    """Fine features of a plain card with a word printed near its top and its bottom."""
+    img = np.full((352, 252, 3), 246, np.uint8)
+    cv2.rectangle(img, (14, 14), (238, 338), (200, 120, 40), 3)
+    for word, y in [(top, 90), (bottom, 290)]:
+        cv2.putText(img, word, (40, y), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (60, 60, 60), 4)
+    return _fine(img)
+
+
+def test_a_duel_whose_telling_parts_disagree_is_unsure():
+    # two faces that differ in two words, and a card with the first face's top word and
+    # the second face's bottom word: each part of the telling pixels says another face
+    a, b = _card("BANK", "BANK"), _card("BARK", "BARK")
+    told = telling(a, b)
+    assert told is not None
+    seen = np.ones(a.shape[:2], bool)
+    for card, sign in [(a, 1), (b, -1)]:  # the faces themselves are told apart
+        margin, _ = naming_duel({"a": (card, a), "b": (card, b)}, {"a": seen, "b": seen},
+                                "a", "b", MARGIN, 0.0, told)
+        assert sign * margin >= MARGIN
+    mixed = _card("BANK", "BARK")
+    parts = tell_parts(mixed, seen, a, *told)
+    assert len(parts) == 2 and max(parts) >= MARGIN and min(parts) <= -MARGIN
+    margin, _ = naming_duel({"a": (mixed, a), "b": (mixed, b)}, {"a": seen, "b": seen},
+                            "a", "b", MARGIN, 0.0, told)
+    assert margin == 0.0
