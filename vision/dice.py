@@ -114,8 +114,9 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     scale = min(1.0, params.work_size / frame.shape[1])
     work = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale,
                                                  interpolation=cv2.INTER_AREA)
-    exposed = normalise_exposure(work)  # (contrasts the gain clips are read before it)
-    lit = None if exposed is work else (work, white_gains(work), exposure_gain(work))
+    gain = exposure_gain(work)  # (contrasts the gain clips are read before it)
+    exposed = normalise_exposure(work, gain=gain)
+    lit = None if exposed is work else (work, white_gains(work), gain)
     work = white_balance(exposed)
     mask, raw, table, model, side, half = _blobs(work, params,
                                                  side_hint * scale if side_hint else None, lit)
@@ -236,7 +237,7 @@ def _blob_dice(mask: np.ndarray, contours: tuple, work: np.ndarray, side: float,
         blobs_.edge_mask(work, edges), work, side, taken, grid=grid, min_corners=1.25,
         plain_die=lambda box, hsv, at: blobs_.is_plain_die(box, hsv, at, mask, params)))
     found += cloth_dice(mask, edges, work, side, taken + [c for _, c, _, _ in found],
-                        cloth, params=params, grid=grid)
+                        cloth, params=params, grid=grid, half=half)
     # dice lying against each other (or against their shadows): one blob, several peaks
     found += pile_dice(mask, work, side, taken + [c for _, c, _, _ in found], table_v=table_v,
                        is_table=is_table, contours=contours)
@@ -363,7 +364,7 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
                            cv2.CMP_GT)
     unlike = cv2.bitwise_or(brighter, raw[roi])
     if lit is not None:  # brightness measured before the gain, on the gained scale
-        lit = unclipped_value(np.ascontiguousarray(lit[0][roi]), lit[1]), lit[2]
+        lit = unclipped_value(lit[0][roi], lit[1]), lit[2]
     grad = faces_.gradient(hsv, planes)  # (a mark's rays stop where the picture shows one)
     near = np.zeros(hsv.shape[:2], np.uint8)
     for x, y, bw, bh, _ in boxes:

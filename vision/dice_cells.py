@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 def cloth_dice(mask: np.ndarray, edges: np.ndarray, work: np.ndarray, side: float,
                taken: list[tuple[float, float]], cloth: set[int], *, params: DiceParams,
-               grid: float | None = None
+               grid: float | None = None, half: np.ndarray | None = None
                ) -> list[tuple[np.ndarray, tuple[float, float], np.ndarray, tuple[int, int]]]:
     """Plain dice of one of the cloth's colour classes ``cloth``, closed by edges.
 
@@ -48,6 +48,7 @@ def cloth_dice(mask: np.ndarray, edges: np.ndarray, work: np.ndarray, side: floa
     cloth : the Toss Up colour classes (``dice_faces``) of the table's dominant colours
     params : the reader's ``DiceParams`` (colour classes)
     grid : turn (degrees) of a checkered cloth's grid, or None
+    half : ``work`` shrunk to half size (INTER_AREA), if at hand
 
     Returns
     -------
@@ -59,8 +60,12 @@ def cloth_dice(mask: np.ndarray, edges: np.ndarray, work: np.ndarray, side: floa
     near = cv2.dilate(near, np.ones((int(side) | 1, int(side) | 1), np.uint8))
     x, y, w, h = cv2.boundingRect(near)  # (the hue's edges only where cells may be)
     hue = np.zeros_like(edges)
-    if w > 2 and h > 2:
-        hue[y:y + h, x:x + w] = hue_edges(work[2 * y:2 * (y + h), 2 * x:2 * (x + w)], (h, w))
+    if w > 2 and h > 2:  # (an exact halving of work: the same pixels as shrinking the crop)
+        exact = half is not None and half.shape[0] * 2 == work.shape[0] and (
+            half.shape[1] * 2 == work.shape[1])
+        crop = (half[y:y + h, x:x + w] if exact
+                else work[2 * y:2 * (y + h), 2 * x:2 * (x + w)])
+        hue[y:y + h, x:x + w] = hue_edges(crop, (h, w))
     cells = cell_outlines(cv2.bitwise_or(edges, hue), side, near, grid=grid,
                           on_grid=lambda c: not is_off_grid(work, c, grid or 0.0, side))
     return blobs_.square_blobs(  # (the grid's turn asked of the cells above)

@@ -47,8 +47,11 @@ def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     (``is_mark_ringed``) is no light die's mark, however near its middle."""
     if grid is None:
         return False
-    if work is not None and face.mark != faces_.NONE and not is_mark_ringed(face, work, params):
-        face = replace(face, mark_off=max(face.mark_off, 1.0))  # a colour at its edge
+    # a mark its body does not ring is a colour at its edge (asked only of a mark within
+    # 0.15 of the middle: one further out counts as off it below anyway)
+    if (work is not None and face.mark != faces_.NONE and face.mark_off <= 0.15
+            and not is_mark_ringed(face, work, params)):
+        face = replace(face, mark_off=1.0)
     return _is_square(face, grid, params, model, side) or (
         work is not None and is_grid_piece(face, work, grid, params, model, side))
 
@@ -151,8 +154,17 @@ def _ragged_marked(face: faces_.Face, params: DiceParams, model: tuple) -> bool:
 
 def table_classes(model: tuple, params: DiceParams) -> set[int]:
     """The colour classes (``dice_faces``) of the table's dominant colours."""
+    global _LAST
+    last = _LAST  # (asked of candidate after candidate of one frame: the same model)
+    if last is not None and last[0] is model and last[1] is params:
+        return set(last[2])
     bgr = np.repeat(model_bgr(model)[:, None], 8, axis=1)  # (a tiny array is a scalar)
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
-    return set(faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
-                                light_value=params.light_value,
-                                min_value=params.min_value).ravel().tolist())
+    classes = frozenset(faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
+                                         light_value=params.light_value,
+                                         min_value=params.min_value).ravel().tolist())
+    _LAST = (model, params, classes)
+    return set(classes)
+
+
+_LAST: tuple | None = None  # the last (model, params, classes) of table_classes

@@ -110,10 +110,12 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
     return cv2.compare(out[1:-1, 1:-1], 128, cv2.CMP_NE)
 
 
-def normalise_exposure(frame: np.ndarray, *, target: float = 200.0, max_gain: float = 3.5
-                       ) -> np.ndarray:
-    """Brighten a dim frame so its bright parts reach ``target`` (never darkens)."""
-    gain = exposure_gain(frame, target=target, max_gain=max_gain)
+def normalise_exposure(frame: np.ndarray, *, target: float = 200.0, max_gain: float = 3.5,
+                       gain: float | None = None) -> np.ndarray:
+    """Brighten a dim frame so its bright parts reach ``target`` (never darkens); ``gain``
+    is its ``exposure_gain`` when measured already."""
+    if gain is None:
+        gain = exposure_gain(frame, target=target, max_gain=max_gain)
     return frame if gain == 1.0 else cv2.convertScaleAbs(frame, alpha=gain)
 
 

@@ -284,6 +284,10 @@ def test_a_red_top_is_closed_off_from_its_green_side_face_by_their_hues():
     assert not [a for a in top_cells(grey) if a < 1.2]  # top and side face as one
     assert [a for a in top_cells(cv2.bitwise_or(grey, hue_edges(frame, grey.shape)))
             if 0.7 <= a <= 1.1]
+    # the frame at half size (cloth_dice's ``half``) has the same hue edges as a crop shrunk
+    half = cv2.resize(frame, grey.shape[::-1], interpolation=cv2.INTER_AREA)
+    crop = hue_edges(half[101:161, 113:197], (60, 84))
+    assert crop.any() and np.array_equal(crop, hue_edges(frame[202:322, 226:394], (60, 84)))
 
 
 def test_a_die_square_to_the_checks_is_kept_when_it_lies_off_the_grids_lines():

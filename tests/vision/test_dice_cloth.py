@@ -8,7 +8,7 @@ import cv2
 
 from tests.vision import dice_support as ds
 from vision.dice import DiceParams
-from vision.dice_cloth import cloth_grid, is_cloth_square
+from vision.dice_cloth import cloth_grid, is_cloth_square, table_classes
 from vision.dice_faces import GREEN, LIGHT, RED, YELLOW
 from vision.dice_segment import table_model
 
@@ -22,6 +22,18 @@ def _check(turn: float, noise: float, cell: int = 24) -> np.ndarray:
     frame = np.where(red, np.float32([60, 50, 200]), np.float32([215, 215, 230]))
     frame += np.random.default_rng(1).normal(0, noise, frame.shape)
     return np.clip(frame, 0, 255).astype(np.uint8)
+
+
+def test_the_tables_classes_are_those_of_its_model_asked_again_or_not():
+    red, white = (table_model(cv2.cvtColor(f, cv2.COLOR_BGR2YCrCb)) for f in (
+        _check(0, 0)[::8, ::8], np.full((60, 80, 3), 225, np.uint8)))
+    params = DiceParams()
+    first = table_classes(red, params)
+    assert RED in first and LIGHT in first
+    first.clear()  # the caller's own set
+    assert table_classes(red, params) == {RED, LIGHT}
+    assert RED not in table_classes(white, params)
+    assert RED in table_classes(red, params)
 
 
 def test_the_grid_of_a_clean_check_is_measured():

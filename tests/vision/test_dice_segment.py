@@ -39,6 +39,14 @@ def test_a_bright_frame_gets_no_gain():
     assert normalise_exposure(frame) is frame
 
 
+def test_a_gain_measured_already_is_the_one_applied():
+    frame = _block(0.0)
+    gain = exposure_gain(frame)
+    assert gain > 1.25
+    assert np.array_equal(normalise_exposure(frame, gain=gain), normalise_exposure(frame))
+    assert normalise_exposure(frame, gain=1.0) is frame
+
+
 def test_the_brightness_before_the_gain_keeps_what_the_gain_clipped():
     frame = _block(0.0)
     exposed = normalise_exposure(frame)
