@@ -75,26 +75,9 @@ def find_card_quads(frame: np.ndarray, aspect: float, *,
         Corner points (x, y) in frame pixels, clockwise from any corner. Several
         hypotheses may describe the same card; the caller keeps the best named one.
     """
-    h, w = frame.shape[:2]
-    scale = min(1.0, params.work_side / max(h, w))
-    small = cv2.resize(frame, (max(1, round(w * scale)), max(1, round(h * scale))),
-                       interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    area = small.shape[0] * small.shape[1]
-    lo, hi = params.min_card_frac * area, params.max_card_frac * area
-    quads: list[np.ndarray] = []
-    canny = _canny(small)  # one edge map for the masks and the segments
-    for k, (mask, filled) in enumerate(card_masks(small, canny=canny)):
-        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-        for contour in contours:
-            c_area = cv2.contourArea(contour)
-            if c_area < lo or c_area > hi * 1.5:
-                continue
-            # edge outlines are trusted only when closed; corners come from card-white blobs
-            quads.extend(_contour_quads(contour, filled, aspect, lo, hi, params,
-                                        corners=k < 4))
-    if params.segment_corners:
-        quads.extend(_segment_quads(aspect, lo, hi, params, canny=canny))
-    return _dedupe([q / scale for q in quads], tol=0.03 * params.work_side / scale)
+    from vision.cards_part import view_quads, work_view  # (cards_part builds on this module)
+
+    return view_quads(work_view(frame, params), aspect, params=params)
 
 
 def card_white(frame: np.ndarray, work_side: int = 640, *, halved: np.ndarray | None = None
@@ -162,10 +145,9 @@ def _canny(small: np.ndarray, low: float = 30) -> np.ndarray:
                      low, 3 * low)
 
 
-def card_masks(small: np.ndarray, *, canny: np.ndarray | None = None, maps: tuple = ()
-               ) -> list[tuple[np.ndarray, np.ndarray]]:
+def card_masks(small: np.ndarray, *, maps: tuple = ()) -> list[tuple[np.ndarray, np.ndarray]]:
     """Pairs of binary masks (uint8 0/255): outlines to trace, and card area to test."""
-    white, global_mask, local_mask, canny, faint, otsu, k = maps or work_maps(small, canny)
+    white, global_mask, local_mask, canny, faint, otsu, k = maps or work_maps(small)
     edges = cv2.dilate(canny, np.ones((3, 3), np.uint8))
     # a white card on white paper: its edges are faint, a more sensitive map closes them
     faint = cv2.dilate(faint, np.ones((3, 3), np.uint8))
@@ -179,11 +161,11 @@ def card_masks(small: np.ndarray, *, canny: np.ndarray | None = None, maps: tupl
     return [(f, f) for f in filled] + [(e, _fill_holes(e)) for e in (edges, faint)]
 
 
-def work_maps(small: np.ndarray, canny: np.ndarray | None = None) -> tuple:
+def work_maps(small: np.ndarray) -> tuple:
     """What :func:`card_masks` thresholds (``maps``, cut to a part of the frame): whiteness,
     card-white masks, Canny and faint edges, Otsu's level, kernel (wider than speckle)."""
     white, global_mask, local_mask = _whiteness(small)
-    return (white, global_mask, local_mask, _canny(small) if canny is None else canny,
+    return (white, global_mask, local_mask, _canny(small),
             _canny(small, 15), cv2.threshold(white, 0, 255, cv2.THRESH_OTSU)[0],
             max(3, max(small.shape[:2]) // 80))
 

@@ -7,8 +7,8 @@ follow the part, not the frame, so it finds outlines the whole search would not 
 misses some it finds. Here the whole work frame is seen once (:func:`work_view`: its
 per-pixel maps, ``cards_find.work_maps``, cheap next to the search itself) and a part is
 searched on those maps cut to it (:func:`view_quads`): inside the part, away from its
-edges, the outlines are the ones the whole search finds there, and the box of the whole
-frame gives exactly :func:`cards_find.find_card_quads`'s outlines.
+edges, the outlines are the ones the whole search finds there; the whole frame searched
+so is :func:`cards_find.find_card_quads`.
 """
 
 from __future__ import annotations
@@ -78,8 +78,8 @@ def view_quads(view: WorkView, aspect: float, box: tuple[int, int, int, int] | N
             filled = whole
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE,
                                        offset=(x0, y0))
-        for contour in contours:
-            c_area = cv2.contourArea(contour)
+        for contour in contours:  # edge outlines are trusted only when closed; corners
+            c_area = cv2.contourArea(contour)  # come from card-white blobs (k < 4)
             if lo <= c_area <= hi * 1.5:
                 quads.extend(_contour_quads(contour, filled, aspect, lo, hi, params,
                                             corners=k < 4))
