@@ -152,7 +152,8 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     cloth = (classes := table_classes(model, params)) & faces_.CLASS_NAMES.keys()
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge, cloth=classes,
-                          drop=lambda f: is_cloth_square(f, grid, params, model, side, work) or (
+                          drop=lambda f: is_cloth_square(f, grid, params, model, side, work,
+                                                         classes=classes) or (
                               may_be_disc(f, side) and is_coin(work, f.centre, side)))
     doubt = [pick.is_doubtful_top(t) for t in tops]  # doubtful tops yield to dice found
     doubtful = [t for t, d in zip(tops, doubt) if d]  # otherwise (below)

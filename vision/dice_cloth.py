@@ -38,26 +38,30 @@ def cloth_grid(work: np.ndarray, half: np.ndarray | None = None) -> float | None
 
 
 def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
-                    model: tuple, side: float, work: np.ndarray | None = None) -> bool:
+                    model: tuple, side: float, work: np.ndarray | None = None, *,
+                    classes: set[int] | None = None) -> bool:
     """True for a piece of a checkered cloth's pattern (``_is_square``), or with the
     working image ``work`` (BGR) at hand, for a face of one of the cloth's colours whose
     outline lies mostly on the grid's lines (``is_grid_piece``), at any turn and shape:
     a check cut off by a die or by the frame (a die's edges end at its corners; the
     grid's lines run on). A mark that the face's body does not ring all round
-    (``is_mark_ringed``) is no light die's mark, however near its middle."""
+    (``is_mark_ringed``) is no light die's mark, however near its middle. ``classes`` is
+    ``table_classes(model, params)`` when the caller has it."""
     if grid is None:
         return False
+    classes = table_classes(model, params) if classes is None else classes
     # a mark its body does not ring is a colour at its edge (asked only of a mark within
     # 0.15 of the middle: one further out counts as off it below anyway)
     if (work is not None and face.mark != faces_.NONE and face.mark_off <= 0.15
             and not is_mark_ringed(face, work, params)):
         face = replace(face, mark_off=1.0)
-    return _is_square(face, grid, params, model, side) or (
-        work is not None and is_grid_piece(face, work, grid, params, model, side))
+    return _is_square(face, grid, params, model, side, classes) or (
+        work is not None and is_grid_piece(face, work, grid, params, model, side,
+                                           classes=classes))
 
 
 def _is_square(face: faces_.Face, grid: float | None, params: DiceParams, model: tuple,
-               side: float) -> bool:
+               side: float, classes: set[int]) -> bool:
     """True for a square of a checkered cloth: turned like the cloth's grid (a die matches
     the grid's turn only by chance) and near one of the table's colours (loosely, for the
     frame's corners are darker); a light square with a coloured corner of the next square
@@ -73,7 +77,7 @@ def _is_square(face: faces_.Face, grid: float | None, params: DiceParams, model:
     if grid is None:
         return False
     if (pick.is_doubtful_top(face) and face.mark == faces_.NONE and face.agree < 0.6
-            and face.cls in faces_.CLASS_NAMES and face.cls in table_classes(model, params)):
+            and face.cls in faces_.CLASS_NAMES and face.cls in classes):
         return True  # squares of its colour cut and joined by a die's shadow and sides
     diagonal = abs((pick.turn(face) - grid) % 90 - 45) <= 5
     if diagonal and face.agree < 0.6 and (
@@ -85,7 +89,7 @@ def _is_square(face: faces_.Face, grid: float | None, params: DiceParams, model:
     if abs((pick.turn(face) - grid + 45) % 90 - 45) > 5:
         return False
     if (face.cls in faces_.CLASS_NAMES and face.area >= 0.5 * side * side
-            and pick.is_crisp_square(face) and face.cls not in table_classes(model, params)):
+            and pick.is_crisp_square(face) and face.cls not in classes):
         return False  # a crisp, die-sized square of a colour the cloth does not have
     if face.body > 0:  # a coloured square ringed by light ones looks like a die's mark
         return is_table_colour(face.bgr, threshold=params.fg_threshold, model=model)
@@ -95,13 +99,16 @@ def _is_square(face: faces_.Face, grid: float | None, params: DiceParams, model:
 
 
 def is_grid_piece(face: faces_.Face, work: np.ndarray, grid: float, params: DiceParams,
-                  model: tuple, side: float, *, min_share: float = 0.5) -> bool:
+                  model: tuple, side: float, *, min_share: float = 0.5,
+                  classes: set[int] | None = None) -> bool:
     """True for a piece of a checkered cloth: a face (or its mark) of one of the cloth's
     colour classes with ``min_share`` of its outline or more on the lines of the grid
     turned ``grid`` degrees in ``work`` (BGR; ``side`` a die's edge, working pixels).
     A die-sized light face with its mark in the middle is a light die's top, whatever
-    its outline (its body runs into a light square it lies on)."""
-    if face.outline is None or face.cls not in table_classes(model, params):
+    its outline (its body runs into a light square it lies on). ``classes`` is
+    ``table_classes(model, params)`` when the caller has it."""
+    classes = table_classes(model, params) if classes is None else classes
+    if face.outline is None or face.cls not in classes:
         return False
     if face.mark != faces_.NONE and face.mark_off <= 0.15 and face.area >= 0.5 * side * side:
         return False  # a light die's mark in the middle of its top
@@ -154,17 +161,8 @@ def _ragged_marked(face: faces_.Face, params: DiceParams, model: tuple) -> bool:
 
 def table_classes(model: tuple, params: DiceParams) -> set[int]:
     """The colour classes (``dice_faces``) of the table's dominant colours."""
-    global _LAST
-    last = _LAST  # (asked of candidate after candidate of one frame: the same model)
-    if last is not None and last[0] is model and last[1] is params:
-        return set(last[2])
     bgr = np.repeat(model_bgr(model)[:, None], 8, axis=1)  # (a tiny array is a scalar)
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
-    classes = frozenset(faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
-                                         light_value=params.light_value,
-                                         min_value=params.min_value).ravel().tolist())
-    _LAST = (model, params, classes)
-    return set(classes)
-
-
-_LAST: tuple | None = None  # the last (model, params, classes) of table_classes
+    return set(faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
+                                light_value=params.light_value,
+                                min_value=params.min_value).ravel().tolist())
