@@ -23,10 +23,10 @@ import numpy as np
 
 from vision.cards_aspect import measured_aspect
 from vision.cards_beyond import beyond_frame, leaves_frame
-from vision.cards_find import find_card_quads
 from vision.cards_keys import find_keypoint_quads
 from vision.cards_look import hidden_pass, occluded_pass, vouched
 from vision.cards_match import MatchParams
+from vision.cards_part import view_quads, work_view
 from vision.cards_size import sized_pass
 from vision.cards_stages import (CardParams, Evidence, check_frame, coarse_all, doubt,
                                  edges_at, fine_stage, halve, iou, is_contradicted,
@@ -72,8 +72,10 @@ def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]
     edge outlines (``cards_find``) when already found, and ``coarse`` stands in for
     :func:`cards_stages.coarse_all` in their first ranking (recalling kept ones')."""
     gate = params.match.max_distance
+    view = None  # the outline search's view of the frame (whatever the aspect), made once
     if quads is None:
-        quads = find_card_quads(frame, deck.aspect, params=params.find)
+        view = work_view(frame, params.find)
+        quads = view_quads(view, deck.aspect, params=params.find)
     quads = quads + beyond_frame(quads, frame.shape, deck.aspect)  # cards cut by the frame's edge
     halved = halve(frame)  # the coarse ranking's view of a large frame, made once
     first = (coarse or coarse_all)(frame, quads + [q for q, _ in keyed], deck, halved=halved)
@@ -89,7 +91,8 @@ def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]
             and not leaves_frame(s.corners, frame.shape)]
     aspect = measured_aspect(sure, deck.aspect)
     if aspect is not None:
-        again = [q for q in find_card_quads(frame, aspect, params=params.find)
+        view = view or work_view(frame, params.find)
+        again = [q for q in view_quads(view, aspect, params=params.find)
                  if not any(iou(q, s.corners) > params.same_card_iou
                             for s, _ in first_pass if s.card_id is not None)]
         extra = [c for c in coarse_all(frame, again, deck, halved=halved) if c[0].min() <= gate]
