@@ -22,9 +22,16 @@ def outline_aspect(corners: Sequence[Sequence[float]]) -> float:
     q = np.asarray(corners, dtype=np.float64)
     if q.shape != (4, 2):
         raise ValueError(f"An outline has four (x, y) corners, not an array of shape {q.shape}.")
+    short, long_ = card_size(q)
+    return short / max(long_, 1e-9)
+
+
+def card_size(corners: np.ndarray) -> tuple[float, float]:
+    """(short, long) side of a card outline (4, 2), opposite sides averaged, pixels."""
+    q = np.asarray(corners, np.float64)
     sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    return float(min(a, b) / max(a, b, 1e-9))
+    return (float(min(a, b)), float(max(a, b)))
 
 
 def measured_aspect(outlines: Sequence[Sequence[Sequence[float]]], deck_aspect: float

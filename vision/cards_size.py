@@ -17,6 +17,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from vision.cards_aspect import card_size  # (imported by callers from here too)
 from vision.cards_find import _dedupe
 from vision.cards_stages import (CardParams, Evidence, coarse_all, iou_quads, name_stages,
                                  snap_stages, suppress)
@@ -28,14 +29,6 @@ SIZE_SAME = 0.08  # sides within this share of the named size: the outline is th
 SIZE_APART = 0.3  # IoU with a named card above which an outline is that card's
 SIZE_GAP = 0.01  # completions closer than this (of the frame's long side) are one
 SIZE_NAMED = 8  # most completed outlines snapped and named per frame, the closest first
-
-
-def card_size(corners: np.ndarray) -> tuple[float, float]:
-    """(short, long) side of a card outline (4, 2), opposite sides averaged, pixels."""
-    q = np.asarray(corners, np.float64)
-    sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
-    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    return (float(min(a, b)), float(max(a, b)))
 
 
 def sized_quads(quads: list[np.ndarray], coarse: list[float], named: list[np.ndarray],

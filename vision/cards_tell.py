@@ -96,15 +96,15 @@ def _lit_like(b: np.ndarray, a: np.ndarray, sigma: float) -> np.ndarray:
 
 
 def tell_duel(query: np.ndarray, valid: np.ndarray, ref_a: np.ndarray, laid_b: np.ndarray,
-              told: np.ndarray, *, least: float = DUEL_SEEN_AREA
-              ) -> tuple[tuple[float, float], np.ndarray]:
+              told: np.ndarray) -> tuple[tuple[float, float], np.ndarray]:
     """((c_a, c_b), the patch) as :func:`vision.cards_match.fine_duel`, on telling pixels.
 
     ``query`` is the card's fine features laid over ``ref_a``, ``laid_b`` the other
     reference laid onto ``ref_a`` and ``told`` their difference (:func:`telling`). The
     patch (h, w) bool is where the correlations were taken (all False without a verdict).
     ((0, 0), ...) when nothing tells them apart in lightness (``TELL_FLOOR``) or little of
-    the telling pixels is seen (under ``DUEL_SEEN`` of them and under ``least`` of the card).
+    the telling pixels is seen (under ``DUEL_SEEN`` of them and under ``DUEL_SEEN_AREA`` of
+    the card).
     """
     h, w = told.shape
     patch = np.zeros((h, w), bool)
@@ -118,7 +118,7 @@ def tell_duel(query: np.ndarray, valid: np.ndarray, ref_a: np.ndarray, laid_b: n
     telling_all = told > TELL_LEVEL * peak_all
     shown = np.count_nonzero(telling_all & valid)
     if peak_all < TELL_FLOOR or peak < 1e-6 or (
-            shown < DUEL_SEEN * np.count_nonzero(telling_all) and shown < least * told.size):
+            shown < DUEL_SEEN * np.count_nonzero(telling_all) and shown < DUEL_SEEN_AREA * told.size):
         return (0.0, 0.0), patch
     ys, xs = np.nonzero(diff > TELL_LEVEL * peak)
     y0, y1 = max(ys.min() - pad, pad), min(ys.max() + pad + 1, h - pad)

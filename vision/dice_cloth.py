@@ -17,6 +17,7 @@ import cv2
 from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.dice_grid import grid_share
+from vision.dice_marks import RAYS
 from vision.dice_segment import grid_turn, is_table_colour, model_bgr
 
 if TYPE_CHECKING:
@@ -137,7 +138,7 @@ def is_mark_ringed(face: faces_.Face, work: np.ndarray, params: DiceParams, *,
                            min_sat=params.min_sat, light_value=params.light_value,
                            min_value=params.min_value)
     steps = np.arange(1.0, reach - 1.0)
-    pts = np.array([x - x0, y - y0]) + _RAYS[:, None, :] * steps[None, :, None]
+    pts = np.array([x - x0, y - y0]) + RAYS[:, None, :] * steps[None, :, None]
     xs = np.clip(np.round(pts[..., 0]).astype(int), 0, crop.shape[1] - 1)
     ys = np.clip(np.round(pts[..., 1]).astype(int), 0, crop.shape[0] - 1)
     seen = cls[ys, xs]  # (16 rays, steps)
@@ -147,8 +148,6 @@ def is_mark_ringed(face: faces_.Face, work: np.ndarray, params: DiceParams, *,
     return float(np.mean(body)) >= min_rays
 
 
-_TURNS = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-_RAYS = np.stack([np.cos(_TURNS), np.sin(_TURNS)], 1)
 
 
 def _ragged_marked(face: faces_.Face, params: DiceParams, model: tuple) -> bool:

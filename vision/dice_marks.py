@@ -18,7 +18,7 @@ from vision import dice_faces as faces_
 from vision.dice_measure import outer_contours
 
 _ANGLES = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-_DIRS = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], 1)
+RAYS = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], 1)  # 16 unit directions (x, y)
 
 
 def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
@@ -125,7 +125,7 @@ def _body_value(cls_roi: np.ndarray, value: np.ndarray, centre: np.ndarray,
     among the first three samples of 16 rays out of it (0.0 when there are none), and
     the share of those samples that are light."""
     h, w = cls_roi.shape
-    pts = centre[None, None, :] + _DIRS[:, None, :] * (radius + _FIRST)[None, :, None]
+    pts = centre[None, None, :] + RAYS[:, None, :] * (radius + _FIRST)[None, :, None]
     xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
     ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
     light = cls_roi[ys, xs] == faces_.LIGHT
@@ -142,11 +142,11 @@ def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre:
     h, w = cls_roi.shape
     steps = np.arange(radius + 1.0, radius * 5.0 + 2.0, 1.0)
     # the first three samples of each ray first: most spots have no light body around
-    near = centre[None, None, :] + _DIRS[:, None, :] * steps[None, :3, None]
+    near = centre[None, None, :] + RAYS[:, None, :] * steps[None, :3, None]
     xs, ys = _pixels(near, w, h)
     if np.count_nonzero(cls_roi[ys, xs] == faces_.LIGHT) < 0.6 * xs.size:
         return None  # not ringed by a light body
-    pts = centre[None, None, :] + _DIRS[:, None, :] * steps[None, :, None]
+    pts = centre[None, None, :] + RAYS[:, None, :] * steps[None, :, None]
     xs, ys = _pixels(pts, w, h)
     light = cls_roi[ys, xs] == faces_.LIGHT
     v = value[ys, xs].astype(np.float32)
