@@ -21,7 +21,7 @@ from vision.cards_match import (DUEL_CONTRAST, DUEL_LEVEL, FINE_BLUR, FINE_SCALE
                                 MatchParams, align, duel_contrast, features, fine_distance,
                                 fine_duel, warp_to_ref)
 from vision.cards_print import shows_print
-from vision.cards_tell import laid_onto, tell_duel, tell_parts, telling_of
+from vision.cards_tell import bank_memo, laid_onto, tell_duel, tell_parts, telling_of
 
 # a card whose closest face (coarse ranking), laid over it, misses the gate by this much is
 # no face of the deck; its rivals are not tried (none beat it by over 0.11 on our suites)
@@ -336,18 +336,14 @@ def _misfit(bank: Bank, i: int, j: int) -> float:
     other (an affine fit). Computed once per pair of references (indices into the bank,
     0 or 180 degrees).
     """
-    hit = _MISFIT.get(id(bank))
-    if hit is None or hit[0] is not bank:
-        if len(_MISFIT) > 8:
-            _MISFIT.clear()
-        hit = _MISFIT[id(bank)] = (bank, {})
+    memo = bank_memo(_MISFIT, bank)
     key = (min(i, j), max(i, j))
-    if key not in hit[1]:
+    if key not in memo:
         n = len(bank.ids)
         a, b = (bank.fine[k % n, :, :, :1] for k in key)
         a, b = (a[::-1, ::-1] if key[0] >= n else a), (b[::-1, ::-1] if key[1] >= n else b)
-        hit[1][key] = max(0.0, _spread(a, b) - _spread(a, laid_onto(a, b)))
-    return hit[1][key]
+        memo[key] = max(0.0, _spread(a, b) - _spread(a, laid_onto(a, b)))
+    return memo[key]
 
 
 def _spread(ref_a: np.ndarray, ref_b: np.ndarray) -> float:

@@ -118,7 +118,8 @@ def tell_duel(query: np.ndarray, valid: np.ndarray, ref_a: np.ndarray, laid_b: n
     telling_all = told > TELL_LEVEL * peak_all
     shown = np.count_nonzero(telling_all & valid)
     if peak_all < TELL_FLOOR or peak < 1e-6 or (
-            shown < DUEL_SEEN * np.count_nonzero(telling_all) and shown < DUEL_SEEN_AREA * told.size):
+            shown < DUEL_SEEN * np.count_nonzero(telling_all)
+            and shown < DUEL_SEEN_AREA * told.size):
         return (0.0, 0.0), patch
     ys, xs = np.nonzero(diff > TELL_LEVEL * peak)
     y0, y1 = max(ys.min() - pad, pad), min(ys.max() + pad + 1, h - pad)
@@ -181,14 +182,21 @@ def telling_of(bank: object, i: int, j: int, ref_a: np.ndarray, ref_b: np.ndarra
                ) -> tuple[np.ndarray, np.ndarray] | None:
     """:func:`telling` of references ``i`` and ``j`` of ``bank`` (indices with their turn),
     ``ref_a`` and ``ref_b`` at their size, computed once per pair and size."""
-    hit = _TOLD.get(id(bank))
-    if hit is None or hit[0] is not bank:
-        if len(_TOLD) > 8:
-            _TOLD.clear()
-        hit = _TOLD[id(bank)] = (bank, {})
+    memo = bank_memo(_TOLD, bank)
     key = (i, j, ref_a.shape)
-    if key not in hit[1]:
-        if len(hit[1]) >= TOLD_KEPT:
-            hit[1].clear()
-        hit[1][key] = telling(ref_a, ref_b)
-    return hit[1][key]
+    if key not in memo:
+        if len(memo) >= TOLD_KEPT:
+            memo.clear()
+        memo[key] = telling(ref_a, ref_b)
+    return memo[key]
+
+
+def bank_memo(store: dict, bank: object) -> dict:
+    """The answers kept in ``store`` for ``bank`` (by its id, the bank itself kept to tell
+    a new bank at a reused id; the store is emptied past 8 banks)."""
+    hit = store.get(id(bank))
+    if hit is None or hit[0] is not bank:
+        if len(store) > 8:
+            store.clear()
+        hit = store[id(bank)] = (bank, {})
+    return hit[1]
