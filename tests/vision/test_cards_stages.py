@@ -127,7 +127,7 @@ def test_a_second_look_naming_the_look_alike_of_a_closer_unsure_first_look_is_do
     close = (_sighting(None, "act-five", 0.09, (400, 300), 300), stages.Evidence(0.03, 0.99))
     loose = (_sighting("act-fire", "act-fire", 0.28, (415, 315), 280),
              stages.Evidence(0.05, 0.86))
-    monkeypatch.setattr(cards, "find_card_quads", lambda *a, **k: [])
+    monkeypatch.setattr(cards, "view_quads", lambda *a, **k: [])
     monkeypatch.setattr(cards, "name_stages", lambda *a, **k: [close])
     monkeypatch.setattr(cards, "hidden_pass", lambda *a, **k: [])
     looks: list[int] = []
