@@ -41,7 +41,8 @@ class PreviewCache:
     """The last encoded preview, shared by every viewer of one app.
 
     A new JPEG is made only when the recognizer's frame, its reading or the camera status
-    changed since the last one, and never more often than `min_interval` seconds.
+    changed since the last one, and never more often than `min_interval` seconds, except
+    that a change of camera status ("camera offline: ...") is drawn at once.
     """
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
@@ -58,7 +59,8 @@ class PreviewCache:
         from vision.overlay import encode_jpeg, preview_image
 
         with self._lock:
-            if self._jpeg is not None and self._clock() - self._made_at < min_interval:
+            settled = self._key is not None and self._key[2] == status
+            if settled and self._clock() - self._made_at < min_interval:
                 return self._jpeg
             frame, reading = camera.snapshot()
             if frame is None:

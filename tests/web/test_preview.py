@@ -229,6 +229,17 @@ def test_new_pictures_are_made_at_most_at_the_capped_rate() -> None:
     assert picture() is second and cache.encoded == 2  # nothing new: nothing encoded
 
 
+def test_a_camera_going_offline_is_drawn_at_once_even_inside_the_rate_cap() -> None:
+    clock, camera = FakeClock(), StillCamera()
+    cache = PreviewCache(clock=clock)
+    online = cache.jpeg(camera, None, width=480, quality=70, min_interval=0.5)
+    offline = cache.jpeg(camera, "camera offline: unplugged", width=480, quality=70,
+                         min_interval=0.5)  # no time has passed
+    assert offline is not online and cache.encoded == 2
+    bottom = slice(-8, None)
+    assert decode(offline)[bottom].mean() < 60 < decode(online)[bottom].mean()
+
+
 def test_the_host_page_login_cookie_opens_the_preview(rig: Any) -> None:
     client, recognizer, _, _ = rig
     recognizer.step()
