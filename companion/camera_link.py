@@ -55,13 +55,15 @@ class _Offers:
             self.session.set_extra(self.key, self.view())
 
     def _publish(self, seen: Any, offer: dict[str, Any] | None, message: str | None,
-                 version: int) -> None:
-        """Show a new sighting and its offer on every phone; apply it at once in auto mode."""
+                 version: int, **more: Any) -> None:
+        """Show a new sighting and its offer on every phone; apply it at once in auto mode.
+
+        ``more`` adds fields of the sighting to the view (the cards' ``unsure``)."""
         if self.session.state()["version"] != version:  # someone acted while it was read
             offer = message = None
         with self._lock:
             self._offer, self._offer_version = offer, version
-            self._view = {"seen": seen, "offer": offer, "message": message}
+            self._view = {"seen": seen, "offer": offer, "message": message, **more}
         self.session.set_extra(self.key, self.view())
         if offer is not None and self.auto:
             try:
@@ -134,7 +136,8 @@ class CardLink(_Offers):
     face up are the ``flip``). What the camera saw rides along under ``"cards"``.
     A game may also define ``cards_message(state, seen, before) -> str | None``: a
     sentence for the phones about the cards in view (Toss Your Cookies: why a shown
-    hand does or does not win).
+    hand does or does not win). Cards in view that it could not tell from a look-alike
+    ride along under ``"unsure"`` as ``[best guess, runner-up or None]`` pairs.
     """
 
     key = "cards"
@@ -150,8 +153,11 @@ class CardLink(_Offers):
         with self._lock:
             self._before, self._offer = (), None
 
-    def on_cards(self, seen: tuple[str, ...], *, message: str | None = None) -> None:
-        """Take the settled card ids on the table now and publish what follows."""
+    def on_cards(self, seen: tuple[str, ...], *, message: str | None = None,
+                 unsure: tuple[tuple[str, str | None], ...] = ()) -> None:
+        """Take the settled card ids on the table now and publish what follows.
+
+        ``unsure``: (best guess, runner-up) of each card in view that was not named."""
         module, raw = self.session.game, self.session.raw_state
         hook = getattr(module, "from_cards", None)
         state = self.session.state()
@@ -161,4 +167,5 @@ class CardLink(_Offers):
         note = getattr(module, "cards_message", None)
         if message is None and note is not None and not state["over"]:
             message = note(raw, seen, before)
-        self._publish(list(seen), offer, message, state["version"])
+        self._publish(list(seen), offer, message, state["version"],
+                      unsure=[list(pair) for pair in unsure])

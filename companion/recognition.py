@@ -220,7 +220,8 @@ class Recognizer:
         settled = self.card_settler.feed(reading.ids, motion=motion,
                                          hand=self.hand_watcher.last.hand)
         if settled is not None and self.card_link is not None:
-            self.card_link.on_cards(settled)
+            unsure = tuple((sight.best_guess, sight.runner_up) for sight in reading.unsure)
+            self.card_link.on_cards(settled, unsure=unsure)
 
     # -- the thread ------------------------------------------------------------------
 

@@ -68,3 +68,35 @@ def test_without_a_taught_deck_the_phones_are_told(session, tmp_path, clock):
 def test_cards_of_no_interest_offer_nothing(session, clock):
     CardLink(session).on_cards(("not-a-sorry-card",))
     assert session.state()["cards"]["offer"] is None
+
+
+def test_cards_not_told_from_a_look_alike_are_shown_as_unsure(session, decks, clock, monkeypatch):
+    """The phones learn of a card the camera saw but could not name (its two candidates)."""
+    from vision.results import CardReading, CardSighting
+
+    corners = ((0.0, 0.0), (10.0, 0.0), (10.0, 14.0), (0.0, 14.0))
+    named = CardSighting("number-5", "number-5", 0.9, None, 0.1, corners)
+    doubt = CardSighting(None, "number-7", 0.4, "number-1", 0.3, corners)
+
+    class Reader:  # the deck's reader, seeing one card named and one in doubt
+        def __init__(self, deck):
+            self.deck = deck
+
+        def read(self, frame):
+            return CardReading(cards=(named,), unsure=(doubt,))
+
+    monkeypatch.setattr("vision.cards_track.CardReader", Reader)
+    table = Table()
+    table.frame = read_image(SUITE / "img" / "0003.jpg")
+    recognizer = Recognizer(table.latest, session, link=DiceLink(session),
+                            card_link=CardLink(session), decks=decks, clock=clock)
+    watch(recognizer, clock)
+    cards = session.state()["cards"]
+    assert cards["seen"] == ["number-5"]
+    assert cards["unsure"] == [["number-7", "number-1"]]
+    assert cards["offer"] == {"type": "play", "card": "number-5"}
+
+
+def test_a_table_with_every_card_named_has_none_unsure(session):
+    CardLink(session).on_cards(("number-5",))
+    assert session.state()["cards"]["unsure"] == []

@@ -151,6 +151,12 @@ const Clock = {
   now() { return Date.now() / 1000 + this.offset; },
 };
 
+/** "Unsure: Perfect or Good Throw?" for the cards the camera saw but could not tell from a
+ *  look-alike (the live extra `cards.unsure`: [best guess, runner-up or null] pairs). */
+function unsureText(unsure, name) {
+  return "Unsure: " + unsure.map(([guess, other]) => name(guess) + (other ? " or " + name(other) : "") + "?").join(" · ");
+}
+
 /** Registries that per-game scripts fill: Panels[gameId](state, ctx) -> Node (scoreboard),
  *  HostControls[gameId](state, ctx) -> Node (host page). */
 const Panels = {};

@@ -107,6 +107,29 @@ function genericPanel(state) {
     scoreChart(state, "turn"));
 }
 
+/** What the camera reads of the cards on the table, as the host page shows it (live extras
+ *  `camera`, `hand` and `cards` {seen, unsure, offer, message}); null without a camera.
+ *  `name(id)` words a card, `offered(action)` the action the camera offers the host. */
+function cardsSaw(state, name, offered) {
+  const camera = state.camera;
+  const cards = state.cards || {};
+  if (!camera && !state.cards) return null;
+  const online = camera ? camera.online : true;
+  const seen = cards.seen || [];
+  const unsure = cards.unsure || [];
+  return h("section", {class: "camera-saw", id: "camera-saw"},
+    h("div", {class: "odds-head"},
+      h("span", {class: "label", text: online ? "The camera sees" : "The camera last saw"}),
+      h("span", {class: "cam-status" + (online ? " on" : " off"), text: online ? "watching" : "camera offline"})),
+    state.hand ? h("p", {class: "hint", text: "A hand is over the table: the camera looks once it has gone."}) : null,
+    seen.length
+      ? h("div", {class: "cards", id: "camera-cards"}, seen.map((id) => h("span", {class: "card-face " + id, text: name(id)})))
+      : h("p", {class: "roll-none", id: "camera-cards", text: unsure.length ? "No card it is sure of" : "No card of this deck in view"}),
+    unsure.length ? h("p", {class: "hint", id: "camera-unsure", text: unsureText(unsure, name)}) : null,
+    cards.message ? h("p", {class: "hint", id: "camera-message", text: cards.message}) : null,
+    cards.offer ? h("p", {class: "offer", id: "camera-offer", text: "Waiting for the host to confirm: " + offered(cards.offer)}) : null);
+}
+
 const CUE_WORDS = {"new-game": ["New game!", "info", "tick"], "undo": ["Undone", "info", "tick"],
                    "game-over": ["Game over", "good", "win"], "correct": [null, "info", "tick"]};
 

@@ -48,8 +48,8 @@ const Touch = {
                    disabled: value + o.step > o.max, onclick: () => onChange(value + o.step)}));
   },
 
-  /** What the camera reads of the cards on the table (live extra `cards`: {seen, offer,
-   *  message}) and the action it offers, confirmed with one tap; null without a camera.
+  /** What the camera reads of the cards on the table (live extra `cards`: {seen, unsure,
+   *  offer, message}) and the action it offers, confirmed with one tap; null without a camera.
    *  `describe(action)` words the offer, `name(cardId)` a card. */
   cameraCards(state, describe, name) {
     const camera = state.camera;
@@ -62,6 +62,7 @@ const Touch = {
       state.hand ? h("p", {class: "hint", text: "A hand is over the table: the camera reads the cards once it has gone."}) : null,
       h("p", {class: "hint", id: "camera-cards",
               text: seen.length ? (offline ? "Last saw: " : "Sees: ") + seen.map(name).join(" · ") : "No known card in view."}),
+      cards.unsure && cards.unsure.length ? h("p", {class: "hint", id: "camera-unsure", text: unsureText(cards.unsure, name)}) : null,
       cards.message ? h("p", {class: "hint", text: cards.message}) : null,
       cards.offer ? h("button", {type: "button", class: "btn good big", id: "confirm-camera",
                                  text: "Confirm: " + describe({...cards.offer, turn: state.current}),

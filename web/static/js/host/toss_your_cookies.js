@@ -63,6 +63,7 @@
     return Touch.section("Snickerdoodle! " + who + " shows the hand",
       state.claim.paused ? h("p", {class: "hint", text: "The timer waits until the claim is settled."}) : null,
       h("p", {class: "hint", id: "claim-seen", text: seen.length ? "The camera sees: " + handText(state, seen) : "Lay the hand face up under the camera."}),
+      cards.unsure && cards.unsure.length ? h("p", {class: "hint", id: "camera-unsure", text: unsureText(cards.unsure, (id) => cardName(state, id))}) : null,
       cards.message ? h("p", {class: "dice-check", id: "claim-verdict", role: "status", text: cards.message}) : null,
       offer ? h("button", {type: "button", class: "btn good big", id: "confirm-camera",
                            text: "Confirm: " + who + " wins the round",

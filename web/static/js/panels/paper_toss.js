@@ -1,7 +1,7 @@
 /* Paper Toss on the scoreboard: whose toss, the toss in progress (Hazards and Counters, the
  * chooser, the Toss cards flipped), the last toss, tokens toward the target, skipped turns.
  * State fields: players [{name, tokens, skips}], current, step, target, toss, last_toss,
- * turn_number, history, events.
+ * turn_number, history, events; the live extras camera, hand and cards (what the camera reads).
  */
 "use strict";
 
@@ -49,6 +49,7 @@
         h("p", {class: "step-text", id: "step-text", text: step ? step(state.toss || {}, current.name) : state.step}),
         state.toss ? tossView(state.toss, "This toss") : null));
     }
+    parts.push(cardsSaw(state, name, (a) => "flip " + a.cards.map(name).join(" + ")));
     if (state.last_toss) parts.push(h("section", {class: "last-roll"}, tossView(state.last_toss, "Last toss · " + state.last_toss.tosser)));
     parts.push(h("section", {class: "table"},
       h("p", {class: "label", text: "Paper Tokens · " + state.target + " wins"}),

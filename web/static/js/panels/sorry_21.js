@@ -2,7 +2,8 @@
  * card, the direction, a waiting 21 or SORRY!, everyone's pawns HOME and at START, the
  * tiebreaker. Speech can read the total aloud (off by default; a button in the panel).
  * State fields: players [{name, score, home, start, returning}], current, stage, total,
- * pile, direction, round, play2_left, pending, tiebreak, last_round, goal, history.
+ * pile, direction, round, play2_left, pending, tiebreak, last_round, goal, history; the live
+ * extras camera, hand and cards (what the camera reads of the pile).
  */
 "use strict";
 
@@ -45,6 +46,7 @@
         state.play2_left ? h("p", {class: "tag", text: "Play 2: " + state.play2_left + " number cards to go"}) : null,
         state.pile.length ? h("div", {class: "cards"}, state.pile.slice(-6).map((c) => h("span", {class: "card-face", text: cardName(c)}))) : null));
     }
+    parts.push(cardsSaw(state, cardName, (a) => (current ? current.name + " plays " : "play ") + cardName(a.card)));
     if (state.tiebreak) {
       parts.push(h("section", {class: "last-roll", id: "tiebreak"}, h("p", {class: "label", text: "Tiebreaker: closest to 21"}),
         h("ul", {class: "hazards"}, state.tiebreak.players.map((n) => h("li", {},

@@ -4,7 +4,8 @@
  * State fields: players [{name, score}], current, phase, roller, round, rounds,
  * wins_needed, last_roll {text, ...}, timer, calls, setup, history, claim {player, name,
  * paused} (a Snickerdoodle! being checked), last_claim {name, round, checked, text}; the
- * live extra `cards` {seen, offer, message} is what the camera makes of the hand shown.
+ * live extras `camera` and `cards` {seen, unsure, offer, message}: what the camera makes of
+ * the hand shown.
  */
 "use strict";
 
@@ -19,13 +20,34 @@
     });
   }
 
-  /** The open claim: who shows the hand, and the camera's verdict on it. */
+  const SPECIAL = {wild: "Wild", "half-eaten": "Half-eaten", milk: "Milk"};
+
+  /** A card's name: the cookie's ("Chocolate Chip"), or Wild, Half-eaten, Milk. */
+  function cardName(state, id) {
+    const cookie = (state.setup ? state.setup.cookies : []).find((c) => c.id === id);
+    return cookie ? cookie.name.replace(/ Cookie$/, "") : SPECIAL[id] || id;
+  }
+
+  /** "4 × Chocolate Chip · Wild · Milk" for a list of card ids. */
+  function handText(state, ids) {
+    const counts = new Map();
+    for (const id of ids) counts.set(id, (counts.get(id) || 0) + 1);
+    return [...counts].map(([id, n]) => (n > 1 ? n + " × " : "") + cardName(state, id)).join(" · ");
+  }
+
+  /** The open claim: who shows the hand, what the camera sees of it, and its verdict. */
   function claimView(state) {
     const cards = state.cards || {};
+    const seen = cards.seen || [];
+    const unsure = cards.unsure || [];
+    const camera = Boolean(state.camera || state.cards);
     return h("section", {class: "now cookies-claim", id: "claim"},
       h("p", {class: "label", text: "Snickerdoodle!" + (state.claim.paused ? " · timer paused" : "")}),
       h("p", {class: "now-name", text: state.claim.name}),
       h("p", {class: "step-text", text: "shows the hand"}),
+      camera ? h("p", {class: "hint", id: "claim-seen", text: seen.length ? "The camera sees: " + handText(state, seen)
+        : state.camera && !state.camera.online ? "The camera is offline: the table checks the hand." : "Waiting for the hand, face up under the camera."}) : null,
+      unsure.length ? h("p", {class: "hint", id: "camera-unsure", text: unsureText(unsure, (id) => cardName(state, id))}) : null,
       cards.message ? h("p", {class: "roll-text", id: "claim-verdict", text: cards.message}) : null,
       cards.offer ? h("p", {class: "offer", text: "Waiting for the host to confirm"}) : null);
   }
