@@ -54,7 +54,8 @@ function scoreChart(state, label) {
     svg("text", {class: "chart-axis", x: W - R, y: H - 4, "text-anchor": "end",
                  text: state.over ? "end" : (label || "turn") + " " + history.length}));
   const legend = h("ul", {class: "legend"}, state.players.map((p, seat) =>
-    h("li", {class: "series-" + (seat % 8)}, h("span", {class: "swatch", "aria-hidden": "true"}), p.name)));
+    h("li", {class: "series-" + (seat % 8)}, h("span", {class: "swatch", "aria-hidden": "true"}),
+      h("span", {class: "legend-name", title: p.name, text: p.name}))));
   return h("section", {class: "card chart-card", id: "chart"},
     h("p", {class: "label", text: "Scores over the game"}), chart, legend);
 }

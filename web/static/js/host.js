@@ -137,7 +137,8 @@ function statusLine(state) {
   return h("div", {class: "status-line"},
     h("p", {class: "label", text: "Scores"}),
     h("span", {class: "status-scores"}, state.players.map((p, seat) =>
-      h("span", {class: "mini" + (seat === state.current ? " current" : ""), text: p.name + " " + p.score}))));
+      h("span", {class: "mini" + (seat === state.current ? " current" : ""), title: p.name},
+        h("span", {class: "mini-name", text: p.name}), " " + p.score))));
 }
 
 /** Forms for each action of a game without its own host controls. */

@@ -21,6 +21,7 @@ const Board = {
     else if (panel && panel.render) content = panel.render(state);
     else content = genericPanel(state);
     fill(board, state.over ? winnerBanner(state) : null, twoColumns(content));
+    fitNames(board);
     Calls.sync(state.calls);
     if (fresh) this.cues(state, panel);
   },
@@ -56,6 +57,23 @@ const Board = {
   },
 };
 
+/** Names break between words, never inside one (names.css). A list of rows where a name has
+ *  no room beside its pips gets .stacked (the pips go under the names); then a name still
+ *  too wide shrinks to fit, to 70% of its size at most; past that its word ends in "…". */
+function fitNames(board) {
+  const names = [...board.querySelectorAll(".player-name, .now-name, .winner-names, .final-name")];
+  const cut = (el) => el.scrollWidth > el.clientWidth;
+  for (const el of names) el.style.fontSize = "";
+  for (const list of board.querySelectorAll(".players")) {
+    list.classList.remove("stacked");
+    list.classList.toggle("stacked", [...list.querySelectorAll(".player-name")].some(cut));
+  }
+  for (const el of names.filter(cut)) {
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    el.style.fontSize = Math.max(0.7, 0.98 * el.clientWidth / el.scrollWidth) * size + "px";
+  }
+}
+
 /** Split a panel into its main column and a side column (scores, chart): one above the
  *  other in portrait, side by side in landscape. */
 function twoColumns(panel) {
@@ -79,7 +97,7 @@ function winnerBanner(state) {
     h("p", {class: "winner-names", text: names.join(" & ") || "Game over"}),
     h("ol", {class: "final"}, standings(state).map((p) =>
       h("li", {class: names.includes(p.name) ? "won" : ""},
-        h("span", {class: "final-name", text: p.name}),
+        h("span", {class: "final-name", title: p.name, text: p.name}),
         h("span", {class: "final-score", text: p.score})))));
 }
 
@@ -91,7 +109,7 @@ function playerList(state, extra) {
     return h("li", {class: "player" + (current ? " current" : "") + (p.score === top && top > 0 ? " leading" : ""),
                     "aria-current": current ? "true" : null},
       h("span", {class: "player-mark", "aria-hidden": "true", text: current ? "▶" : ""}),
-      h("span", {class: "player-name", text: p.name}),
+      h("span", {class: "player-name", title: p.name, text: p.name}),
       extra ? extra(p, seat) : null,
       h("span", {class: "player-score", text: p.score}));
   }));
@@ -148,5 +166,7 @@ if (document.documentElement.classList.contains("tv") || document.body.classList
     h("img", {src: "/join.svg", alt: "QR code of this scoreboard's address", width: 160, height: 160}),
     h("p", {text: "Scan to follow on your phone"})));
 }
+
+addEventListener("resize", () => fitNames(document.getElementById("board")));  // a phone turned
 
 Live.connect((state, fresh) => Board.render(state, fresh));
