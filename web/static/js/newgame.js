@@ -172,6 +172,7 @@ const NewGame = {
     const button = document.getElementById("start");
     if (state && state.game && !state.over && Date.now() > this.confirmUntil) {
       this.confirmUntil = Date.now() + 5000;
+      Host.showError(null);  // an earlier refusal speaks of names since corrected
       button.textContent = "Tap again to end the current game";
       setTimeout(() => { button.textContent = "Start game"; }, 5000);
       return;

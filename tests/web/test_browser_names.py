@@ -1,0 +1,161 @@
+"""Headless Chromium on long player names: on a phone and on a TV they break between words,
+never inside one, and never push the page wider than the screen.
+
+Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
+under CI.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.browser_support import unlock_host
+from tests.web.test_browser_review import snap
+
+pytestmark = pytest.mark.browser
+
+LONG = ["Bartholomew-Maximilian Longname", "Wolfeschlegelsteinhausenbergerdorff", "Ann"]
+
+#: The names (text of `sel`) with a word drawn on two lines: each word's text, as a
+#: Range, has one box per line it is drawn on (a word cut short by "…" keeps one box).
+BROKEN = """sel => [...document.querySelectorAll(sel)].filter(el => {
+  const text = el.firstChild;
+  if (!text || text.nodeType !== Node.TEXT_NODE) return false;
+  const words = [...text.data.matchAll(/[^\\s-]+-?/g)];
+  return words.some(m => {
+    const r = document.createRange();
+    r.setStart(text, m.index); r.setEnd(text, m.index + m[0].length);
+    return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size > 1;
+  });
+}).map(el => el.textContent)"""
+
+#: The right edge of the rightmost box of the page's content.
+RIGHT = """() => Math.max(...[...document.querySelectorAll('main > *, main .card, main section')]
+  .map(el => el.getBoundingClientRect().right))"""
+
+
+def play(live_server: Any, game: str, *actions: dict[str, Any]) -> None:
+    assert live_server.request("POST", "/api/games", {"game": game, "players": LONG})[0] == 201
+    for action in actions:
+        status, body = live_server.request("POST", "/api/actions", action)
+        assert status == 200, body
+
+
+def open_at(browser: Any, url: str, width: int, height: int) -> Any:
+    phone = width < 800
+    page = browser.new_context(viewport={"width": width, "height": height}, is_mobile=phone,
+                               has_touch=phone).new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page.goto(url)
+    return page
+
+
+GAMES = [("sorry-21", [{"type": "play", "card": "number-7"}]),
+         ("toss-up", [{"type": "roll", "green": 5, "yellow": 5, "red": 0}, {"type": "bank"},
+                      {"type": "roll", "green": 3, "yellow": 5, "red": 2}]),
+         ("toss-your-cookies", []), ("paper-tales", [])]
+
+
+@pytest.mark.parametrize("game, actions", GAMES, ids=[g for g, _ in GAMES])
+@pytest.mark.parametrize("where, width, height", [("/", 390, 844), ("/tv", 1366, 768)])
+def test_long_names_break_between_words_on_phones_and_tvs(browser, live_server, game, actions,
+                                                          where, width, height):
+    # "Wolfeschl|egelsteinh|ausenberg|erdorff" beside Sorry!'s pawns on a phone, and
+    # "...hausenberg|erdorff" on a TV; a long name in the chart's legend pushed every card
+    # of the phone's board past the screen's right edge
+    play(live_server, game, *actions)
+    page = open_at(browser, live_server.url + where, width, height)
+    page.wait_for_selector(f'#board[data-version="{1 + len(actions)}"] .player-name')
+    snap(page, f"names-{game}-{width}x{height}")
+    assert page.evaluate(BROKEN, ".player-name, .now-name, .now-who") == []
+    assert page.locator(".player-name").evaluate_all("els => els.map(e => e.title)") == LONG
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.evaluate(RIGHT) <= width - 8, "a card reaches the screen's edge"
+    assert not page.js_errors
+    page.context.close()
+
+
+def test_pips_go_under_names_that_have_no_room_beside_them(browser, live_server):
+    play(live_server, "sorry-21")
+    page = open_at(browser, live_server.url + "/", 390, 844)
+    page.wait_for_selector('#board[data-version="1"] .players.stacked')
+    for row in page.locator(".player").all():
+        name, pawns = (row.locator(sel).bounding_box() for sel in (".player-name", ".pawns"))
+        assert pawns["y"] >= name["y"] + name["height"] - 1, "pips under the name"
+    page.context.close()
+
+
+def test_the_winner_screen_keeps_long_names_whole_words(browser, live_server):
+    assert live_server.request("POST", "/api/games", {"game": "toss-up", "players": LONG[:2],
+                                                      "options": {"target": 5}})[0] == 201
+    for action in ({"type": "roll", "green": 6, "yellow": 4, "red": 0}, {"type": "bank"},
+                   {"type": "roll", "green": 1, "yellow": 9, "red": 0}, {"type": "bank"}):
+        assert live_server.request("POST", "/api/actions", action)[0] == 200
+    page = open_at(browser, live_server.url + "/", 390, 844)
+    page.wait_for_selector("#winner")
+    snap(page, "names-winner-390x844")
+    assert page.evaluate(BROKEN, ".winner-names, .final-name, .player-name") == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for score in page.locator(".final-score").all():  # the standings' scores stay in view
+        box = score.bounding_box()
+        assert box["x"] + box["width"] <= 390 - 8
+    page.context.close()
+
+
+@pytest.mark.parametrize("game, actions", [("paper-toss", [{"type": "toss"}, {"type": "flip", "cards": ["good-throw"]}, {"type": "pass"}]),
+                                           ("sorry-21", [])])
+def test_the_host_page_fits_a_phone_with_long_names(browser, live_server, game, actions):
+    # the Recent list's "Wolfeschlegelsteinhausenbergerdorff passes" widened the page's one
+    # column: the Undo and Pass buttons were cut off at the phone's right edge
+    play(live_server, game, *actions)
+    page = open_at(browser, live_server.url + "/login", 390, 844)
+    unlock_host(page, live_server)
+    page.wait_for_selector(f'body[data-version="{1 + len(actions)}"]')
+    snap(page, f"names-host-{game}-390x844")
+    assert page.evaluate(RIGHT) <= 390 - 8, "a card reaches the screen's edge"
+    undo = page.locator("#undo").bounding_box()
+    assert undo["x"] + undo["width"] <= 390
+    assert page.evaluate(BROKEN, ".mini-name, .choice") == []
+    assert not page.js_errors
+    page.context.close()
+
+
+def test_a_corrected_name_leaves_no_stale_refusal_on_the_host_page(browser, live_server):
+    # "Two players have the same name." stayed up while the form, names since corrected,
+    # asked to tap again to end the running game
+    play(live_server, "toss-up")
+    page = open_at(browser, live_server.url + "/login", 390, 844)
+    unlock_host(page, live_server)
+    page.wait_for_selector('body[data-version="1"]')
+    page.click("#new-game summary")
+    names = page.locator("#player-list input")
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("ann")
+    names.nth(2).fill("")
+    page.click("#start")
+    page.click("#start")  # the second tap ends the running game: refused
+    page.wait_for_selector("#error:text-is('Two players have the same name.')")
+    names.nth(1).fill("Ben")
+    page.click("#start")
+    assert page.inner_text("#start") == "Tap again to end the current game"
+    assert page.is_hidden("#error")
+    page.click("#start")
+    page.wait_for_selector('body[data-version="2"]')
+    assert [p["name"] for p in live_server.request("GET", "/api/state")[1]["players"]] == ["Ann", "Ben"]
+    assert not page.js_errors
+    page.context.close()
+
+
+def test_the_history_page_keeps_long_names_inside_a_phone(browser, live_server):
+    # the games list's "Wolfeschlegelsteinhausenbergerdorff 0" made the page 398 px wide
+    play(live_server, "paper-toss")
+    page = open_at(browser, live_server.url + "/history", 390, 844)
+    page.wait_for_selector(".games-list .history-line")
+    snap(page, "names-history-390x844")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.evaluate(BROKEN, ".history-line span") == []
+    assert not page.js_errors
+    page.context.close()
