@@ -106,9 +106,17 @@
     if (!pending && !called && Math.abs(Clock.now() - event.at) < 0.4) Calls.call("Toss!");
   }
 
+  const DIE = {swap: "Swap", "pass-left": "Pass left", "pass-right": "Pass right", toss: "Toss", all: "All", milk: "Milk"};
+
+  /** The two dice as the table says them: "Swap · Milk", "Pass left · 2", "Toss". */
+  function rollWords(event) {
+    const action = DIE[event.action] || event.action || "Toss";
+    return event.number === null || event.number === undefined ? action : action + " · " + (DIE[event.number] || event.number);
+  }
+
   function cue(event) {
     switch (event.kind) {
-      case "roll": return {text: event.player + " rolled " + (event.action || "Toss").replace("-", " ") + (event.number ? " " + event.number : ""), tone: "info", sound: "tick"};
+      case "roll": return {text: event.player + " rolled " + rollWords(event), tone: "info", sound: "tick"};
       case "toss": callTossIfMissed(event); return {text: "Toss! Grab the cards!", tone: "good"};
       case "scramble-over": return {text: "Time! Dice go left", tone: "warn", sound: "timer-end"};
       case "claim": return {text: "Snickerdoodle? " + event.player + " shows the hand", tone: "info", sound: "tick"};
