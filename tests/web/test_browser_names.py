@@ -159,3 +159,32 @@ def test_the_history_page_keeps_long_names_inside_a_phone(browser, live_server):
     assert page.evaluate(BROKEN, ".history-line span") == []
     assert not page.js_errors
     page.context.close()
+
+
+#: Elements of the board drawn past the screen's right edge (less a margin), or whose text
+#: spills out of them.
+SPILLED = """(w) => [...document.querySelectorAll('main *')].filter(e => {
+  const r = e.getBoundingClientRect(), style = getComputedStyle(e);
+  const spills = e.scrollWidth > e.clientWidth + 1 && style.overflowX === "visible" && style.display !== "inline";
+  return r.width > 0 && (r.right > w - 8 || spills);
+}).map(e => e.className + ": " + e.textContent.slice(0, 40))"""
+
+SENTENCES = [("paper-toss", [{"type": "toss"}, {"type": "hazard", "player": LONG[1], "card": "dog"}]),
+             ("toss-up", [{"type": "roll", "green": 10, "yellow": 0, "red": 0}] * 10
+              + [{"type": "roll", "green": 5, "yellow": 5, "red": 0}, {"type": "bank"}])]
+
+
+@pytest.mark.parametrize("game, actions", SENTENCES, ids=[g for g, _ in SENTENCES])
+@pytest.mark.parametrize("width, height", [(320, 640), (390, 844)])
+def test_sentences_with_a_long_name_stay_inside_their_cards(browser, live_server, game, actions,
+                                                            width, height):
+    # "...answers Wolfeschlegelsteinhausenbergerdorff's Dog" and the Hazard's row ran past
+    # the card's edge, cutting off "stands"; so did Toss Up!'s "Still to play: ..." banner
+    play(live_server, game, *actions)
+    page = open_at(browser, live_server.url + "/", width, height)
+    page.wait_for_selector(f'#board[data-version="{1 + len(actions)}"]')
+    snap(page, f"names-sentences-{game}-{width}x{height}")
+    assert page.evaluate(SPILLED, width) == []
+    assert page.evaluate(BROKEN, ".hz-answer") == []
+    assert not page.js_errors
+    page.context.close()
