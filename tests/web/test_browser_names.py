@@ -102,6 +102,11 @@ def test_the_winner_screen_keeps_long_names_whole_words(browser, live_server):
     for score in page.locator(".final-score").all():  # the standings' scores stay in view
         box = score.bounding_box()
         assert box["x"] + box["width"] <= 390 - 8
+    rows = page.locator(".final li").all()
+    lefts = {round(row.locator(".final-name").evaluate(
+        "e => { const r = document.createRange(); r.selectNodeContents(e); return r.getClientRects()[0].left; }"))
+        for row in rows}
+    assert len(lefts) == 1, "every name in the standings starts at the same left edge"
     page.context.close()
 
 
