@@ -44,3 +44,34 @@ def test_the_tv_shows_no_buttons_for_the_phones(browser, live_server):
     assert phone.is_visible("#speech"), "phones keep it"
     for page in (tv, phone):
         page.context.close()
+
+
+def test_the_host_page_says_it_is_loading_until_the_table_arrives(browser, live_server):
+    # on a busy Pi the host page first showed two empty cards and a Recent list with no
+    # actions, as if the table were empty
+    assert live_server.request("POST", "/api/games", {"game": "toss-up",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    page = open_page(browser, live_server.url + "/login")
+    page.fill("#pin", live_server.app.config["PIN"])
+    held, released = [], []
+
+    def hold(route):  # the live stream (and the state) do not answer until released
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/api/events", hold)
+    page.route("**/api/state", hold)
+    page.click("text=Unlock")
+    page.wait_for_selector("#new-game-form", state="attached")
+    assert page.inner_text("#status") == "Loading the table…"
+    assert page.is_hidden("#controls") and page.is_hidden("#undo-card")
+    released.append(True)
+    for route in held:
+        route.continue_()
+    page.wait_for_selector('body[data-version="1"]')
+    assert "Ann" in page.inner_text("#status")
+    assert page.is_visible("#controls") and page.is_visible("#undo-card")
+    assert not page.js_errors
+    page.context.close()
