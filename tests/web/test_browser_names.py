@@ -193,3 +193,28 @@ def test_sentences_with_a_long_name_stay_inside_their_cards(browser, live_server
     assert page.evaluate(BROKEN, ".hz-answer") == []
     assert not page.js_errors
     page.context.close()
+
+
+#: The names drawn cut short (an ellipsis).
+CUT = """sel => [...document.querySelectorAll(sel)].filter(e => e.scrollWidth > e.clientWidth)
+  .map(e => e.textContent)"""
+
+
+@pytest.mark.parametrize("width, height", [(1366, 768), (1280, 720)])
+def test_the_tv_at_game_over_leaves_the_scores_room_for_names(browser, live_server, width,
+                                                              height):
+    # beside the winner the scores had a quarter of the screen: "Ann" and "Finn" were "…"
+    players = ["Ann", "Benedict", "Cleo", "Dan", "Eve", "Finn"]
+    assert live_server.request("POST", "/api/games", {"game": "toss-up", "players": players,
+                                                      "options": {"target": 5}})[0] == 201
+    for seat in range(len(players)):
+        for action in ({"type": "roll", "green": 6 if seat == 0 else 1,
+                        "yellow": 4 if seat == 0 else 9, "red": 0}, {"type": "bank"}):
+            assert live_server.request("POST", "/api/actions", action)[0] == 200
+    page = open_at(browser, live_server.url + "/tv", width, height)
+    page.wait_for_selector("#winner")
+    snap(page, f"names-tv-over-{width}x{height}")
+    assert page.evaluate(CUT, ".player-name, .final-name, .legend-name") == []
+    assert page.evaluate("document.documentElement.scrollHeight") <= height, "nobody scrolls a TV"
+    assert not page.js_errors
+    page.context.close()
