@@ -31,6 +31,13 @@ def grain_level(work: np.ndarray, centre: tuple[float, float], side: float) -> f
     return float(np.median(grad))
 
 
+def stands_out(edge: float, work: np.ndarray, centre: tuple[float, float], side: float, *,
+               least: float = 1.3) -> bool:
+    """True when an outline's gradient ``edge`` is at least ``least`` times the grain
+    around ``centre`` (:func:`grain_level`): an edge, not the table's noise."""
+    return edge >= least * grain_level(work, centre, side)
+
+
 def is_grain_blotch(face: faces_.Face, work: np.ndarray, side: float, *,
                     max_corners: float = 1.75, least: float = 1.3) -> bool:
     """True for a patch of the table's grain, not a die's top: a face with no pips, no
@@ -41,4 +48,4 @@ def is_grain_blotch(face: faces_.Face, work: np.ndarray, side: float, *,
     if (face.mark != faces_.NONE or face.body > 0 or face.corners <= max_corners
             or faces_.has_pips(face)):
         return False
-    return face.edge < least * grain_level(work, face.centre, side)
+    return not stands_out(face.edge, work, face.centre, side, least=least)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
+
+import cv2
+
 from tests.vision import dice_support as ds
+from vision.dice_blobs import square_blobs
 from vision.dice_faces import GREEN, RED
 from vision.dice_grain import grain_level, is_grain_blotch
 
@@ -30,3 +35,17 @@ def test_a_plain_ragged_patch_whose_outline_is_the_grains_is_no_die():
         assert not is_grain_blotch(ds.face(**{**patch, **die_like}), frame, 30.0), die_like
     # the same outline on a clean table is an edge
     assert not is_grain_blotch(ds.face(**patch), ds.table(colour=FELT, noise=2.0), 30.0)
+
+
+def test_a_square_blob_of_the_grain_is_no_die_but_a_drawn_die_on_it_is():
+    # held-out renders (seed 99 0077, seed 9001 0077, noise on stone): a die-sized,
+    # square blob of the foreground in the grain, its outline gradient as strong as
+    # the grain's anywhere (ratio 1.0; dice's outlines 1.6 and more), its noise a
+    # "pips" contrast: read as an "other" die
+    frame = ds.table(colour=(140, 135, 150), noise=10.0, seed=3)
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(ds.square((200.0, 200.0), 30, 20)).astype(np.int32), 255)
+    assert square_blobs(mask, frame, 30.0, []) == []
+    die = ds.die(frame.copy(), (200.0, 200.0), 30, ds.WHITE, angle=20, pips=5,
+                 pip_colour=(30, 30, 30), shadow=False)
+    assert len(square_blobs(mask, die, 30.0, [])) == 1
