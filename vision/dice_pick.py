@@ -16,6 +16,7 @@ import numpy as np
 import cv2
 
 from vision.dice_faces import CLASS_NAMES, GREY, HUE, LIGHT, NONE, YELLOW, Face, has_pips
+from vision.dice_sides import foreshortened_marks
 from vision.dice_split import several_marks, split_merged
 
 
@@ -178,7 +179,8 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
             hyps.append((f.body ** 2, f))
     pattern = (_pattern_ids([f for _, f in hyps if cloth is None or f.cls in cloth])
                | _side_marks([f for _, f in hyps], side)
-               | _shaded_marks([f for _, f in hyps], faces, side))
+               | _shaded_marks([f for _, f in hyps], faces, side)
+               | foreshortened_marks([f for _, f in hyps], side))
     hyps = [h for h in hyps if id(h[1]) not in pattern and not (drop and drop(h[1]))]
     tops: list[Face] = []
     for _, f in sorted(hyps, key=lambda sf: sf[0], reverse=True):
