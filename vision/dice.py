@@ -39,6 +39,7 @@ from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
 from vision.dice_split import guess_side, split_blocks
 from vision.dice_thin import is_inside, is_on_band, thin_blobs
+from vision.dice_tint import light_body_mark
 from vision.dice_segment import (clean_mask, exposure_gain, foreground, is_table_colour,
                                  normalise_exposure, table_model, unclipped_value,
                                  white_balance, white_gains)
@@ -247,6 +248,7 @@ def _blob_dice(mask: np.ndarray, contours: tuple, work: np.ndarray, side: float,
         cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
                                light_value=params.light_value, min_value=params.min_value)
         code, share = blobs_.blob_colour(cls, box - [x0, y0], hsv[..., 2])
+        code = light_body_mark(cls, box - [x0, y0], code)  # a light die: its mark's
         colour = faces_.CLASS_NAMES.get(code, "other") if share >= 0.5 else "other"
         out.append(Die(outline=tuple((float(x / scale), float(y / scale)) for x, y in box),
                        centre=(float(centre[0] / scale), float(centre[1] / scale)),
