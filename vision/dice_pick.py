@@ -16,7 +16,7 @@ import numpy as np
 import cv2
 
 from vision.dice_faces import CLASS_NAMES, GREY, HUE, LIGHT, NONE, YELLOW, Face, has_pips
-from vision.dice_sides import foreshortened_marks
+from vision.dice_aslant import foreshortened_marks
 from vision.dice_split import several_marks, split_merged
 
 

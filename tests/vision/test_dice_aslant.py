@@ -1,4 +1,4 @@
-"""Tests for vision.dice_sides: a light die's mark seen again on its side face."""
+"""Tests for vision.dice_aslant: a light die's mark seen again on its side face."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import cv2
 from tests.vision import dice_support as ds
 from vision.dice_faces import GREEN, YELLOW
 from vision.dice_pick import pick_tops
-from vision.dice_sides import foreshortened_marks
+from vision.dice_aslant import foreshortened_marks
 
 SIDE = 18.0
 
