@@ -167,8 +167,10 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
                 continue  # no colour to go by and a soft outline: wood grain, a stain
             if f.mark == NONE and f.edge < 70 and f.pips < 30:
                 continue  # soft and plain: the lit part of a coin, a pencil, a shadow
-            if _uncoloured(f) and f.corners > 1.75 and f.area > 1.2 * side * side:
+            if (_uncoloured(f) or f.mark_off > 0.15) and f.corners > 1.75 and (
+                    f.area > 1.2 * side * side):
                 continue  # ragged and bigger than a die: a light body run into the cloth
+                #           (a mark off its middle does not vouch for a die there)
             if _uncoloured(f) and f.corners < 1.3 and f.holes < 0.02:
                 continue  # round and plain, not a Toss Up colour: a coin, a counter
             # a mark measured with its light body stands for the whole die (a side
