@@ -33,11 +33,13 @@ from vision.calibrate import Calibration, apply_calibration
 from vision.dice_cells import cloth_dice, cloth_pip_dice, in_cloth_shade
 from vision.dice_cloth import cloth_grid, is_cloth_square, table_classes
 from vision.dice_coins import is_coin, may_be_disc
+from vision.dice_grain import is_grain_blotch
 from vision.dice_marks import find_marks
 from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
 from vision.dice_split import guess_side, split_blocks
 from vision.dice_thin import is_inside, is_on_band, thin_blobs
+from vision.dice_tint import light_body_mark
 from vision.dice_segment import (clean_mask, exposure_gain, foreground, is_table_colour,
                                  normalise_exposure, table_model, unclipped_value,
                                  white_balance, white_gains)
@@ -152,8 +154,8 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     cloth = (classes := table_classes(model, params)) & faces_.CLASS_NAMES.keys()
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge, cloth=classes,
-                          drop=lambda f: is_cloth_square(f, grid, params, model, side, work,
-                                                         classes=classes) or (
+                          drop=lambda f: is_grain_blotch(f, work, side) or is_cloth_square(
+                              f, grid, params, model, side, work, classes=classes) or (
                               may_be_disc(f, side) and is_coin(work, f.centre, side)))
     doubt = [pick.is_doubtful_top(t) for t in tops]  # doubtful tops yield to dice found
     doubtful = [t for t, d in zip(tops, doubt) if d]  # otherwise (below)
@@ -246,6 +248,7 @@ def _blob_dice(mask: np.ndarray, contours: tuple, work: np.ndarray, side: float,
         cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
                                light_value=params.light_value, min_value=params.min_value)
         code, share = blobs_.blob_colour(cls, box - [x0, y0], hsv[..., 2])
+        code = light_body_mark(cls, box - [x0, y0], code)  # a light die: its mark's
         colour = faces_.CLASS_NAMES.get(code, "other") if share >= 0.5 else "other"
         out.append(Die(outline=tuple((float(x / scale), float(y / scale)) for x, y in box),
                        centre=(float(centre[0] / scale), float(centre[1] / scale)),

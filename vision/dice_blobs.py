@@ -25,6 +25,7 @@ import cv2
 
 from vision import dice_faces as faces_
 from vision.dice_coins import is_coin
+from vision.dice_grain import stands_out
 from vision.dice_measure import cornerness_many, edge_strength, outer_contours, sparse_blob_stats
 from vision.dice_segment import fill_holes
 
@@ -89,13 +90,16 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
         x, y, bw, bh = cv2.boundingRect(hull)
         x0, y0 = max(0, x - 2), max(0, y - 2)
         hsv = cv2.cvtColor(work[y0:y + bh + 2, x0:x + bw + 2], cv2.COLOR_BGR2HSV)
-        if edge_strength(faces_.gradient(hsv), hull - [x0, y0]) < min_edge:
+        edge = edge_strength(faces_.gradient(hsv), hull - [x0, y0])
+        if edge < min_edge:
             continue  # a soft blotch: a shadow or a stain, not a die's sharp outline
         if inner_contrast(hsv[..., 2], box - [x0, y0]) < min_pips and not (
                 plain_die and plain_die(box, hsv, (x0, y0))):
             continue  # a plain face without pips: a counter, a token, a cloth square
         if grid is not None and abs((ang - grid + 45) % 90 - 45) <= 5:
             continue  # turned like the cloth's grid: most likely squares of the cloth
+        if not stands_out(edge, work, centre, side):
+            continue  # an outline no stronger than the grain around it: the table's noise
         if is_coin(work, centre, side, mask):
             continue  # its outline in the image is an ellipse (the blob's has its shadow)
         out.append((box, centre, hsv, (x0, y0)))

@@ -92,8 +92,12 @@ def _is_square(face: faces_.Face, grid: float | None, params: DiceParams, model:
     if (face.cls in faces_.CLASS_NAMES and face.area >= 0.5 * side * side
             and pick.is_crisp_square(face) and face.cls not in classes):
         return False  # a crisp, die-sized square of a colour the cloth does not have
-    if face.body > 0:  # a coloured square ringed by light ones looks like a die's mark
-        return is_table_colour(face.bgr, threshold=params.fg_threshold, model=model)
+    if face.body > 0:  # a coloured square ringed by light ones looks like a die's mark,
+        # but it meets the squares of its colour at its corners: a mark the light body
+        # rings all round is a light die's (as ``dice_pick.is_table_like``), whatever its
+        # turn (a round mark's rectangle lies at any turn, often the grid's)
+        return face.ring < 0.9 and is_table_colour(face.bgr, threshold=params.fg_threshold,
+                                                   model=model)
     if face.mark != faces_.NONE:
         return _ragged_marked(face, params, model)
     return is_table_colour(face.bgr, threshold=1.6 * params.fg_threshold, model=model)

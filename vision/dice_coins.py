@@ -106,12 +106,15 @@ def may_be_disc(face: Face, side: float) -> bool:
     on a light table): a brass or copper coin. A face that is mostly a yellow mark is
     asked whatever its shape: a brass or copper coin's middle read as the mark of a
     light die whose body is the coin's ragged, lit rim (a Toss Up mark covers about a
-    quarter of its face)."""
+    quarter of its face). So is a plain round yellow spot measured with a light body,
+    whatever its size: a brass coin on a light table, the table taken for the body."""
     if face.mark == YELLOW and face.holes >= 0.4:
         return True
     if face.corners >= 1.3:
         return False
     if face.mark == NONE and face.cls not in CLASS_NAMES:
         return True
+    if face.cls == YELLOW and face.body > 0 and face.holes < 0.05:
+        return True  # a round yellow spot ringed by light: a mark, or brass on a light table
     return face.area >= 0.4 * side * side and (
         face.holes < 0.05 or (face.mark != NONE and face.holes >= 0.4))

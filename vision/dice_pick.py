@@ -16,6 +16,7 @@ import numpy as np
 import cv2
 
 from vision.dice_faces import CLASS_NAMES, GREY, HUE, LIGHT, NONE, YELLOW, Face, has_pips
+from vision.dice_aslant import foreshortened_marks
 from vision.dice_split import several_marks, split_merged
 
 
@@ -166,8 +167,10 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
                 continue  # no colour to go by and a soft outline: wood grain, a stain
             if f.mark == NONE and f.edge < 70 and f.pips < 30:
                 continue  # soft and plain: the lit part of a coin, a pencil, a shadow
-            if _uncoloured(f) and f.corners > 1.75 and f.area > 1.2 * side * side:
+            if (_uncoloured(f) or f.mark_off > 0.15) and f.corners > 1.75 and (
+                    f.area > 1.2 * side * side):
                 continue  # ragged and bigger than a die: a light body run into the cloth
+                #           (a mark off its middle does not vouch for a die there)
             if _uncoloured(f) and f.corners < 1.3 and f.holes < 0.02:
                 continue  # round and plain, not a Toss Up colour: a coin, a counter
             # a mark measured with its light body stands for the whole die (a side
@@ -178,7 +181,8 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
             hyps.append((f.body ** 2, f))
     pattern = (_pattern_ids([f for _, f in hyps if cloth is None or f.cls in cloth])
                | _side_marks([f for _, f in hyps], side)
-               | _shaded_marks([f for _, f in hyps], faces, side))
+               | _shaded_marks([f for _, f in hyps], faces, side)
+               | foreshortened_marks([f for _, f in hyps], side))
     hyps = [h for h in hyps if id(h[1]) not in pattern and not (drop and drop(h[1]))]
     tops: list[Face] = []
     for _, f in sorted(hyps, key=lambda sf: sf[0], reverse=True):

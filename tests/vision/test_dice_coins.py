@@ -172,3 +172,18 @@ def test_a_soft_coin_cut_by_its_foreground_is_still_a_coin():
     stray = ellipse_stray(frame, (200.0, 200.0), 24.0, mask)
     assert stray is not None and stray < 0.015
     assert not is_coin(frame, (400.0, 200.0), 24.0, mask)
+
+
+def test_a_plain_round_yellow_spot_ringed_by_light_is_asked_the_coin_test():
+    # held-out renders (seed 99 0092): brass coins on a light stone table read as the
+    # yellow marks of light dice, the stone around them measured as the dice's light
+    # bodies (which also made the die size 1.5 times too big for the area gate); the
+    # outline decides: a light die's body ends in a square, a coin's rim is round
+    from vision.dice_coins import may_be_disc
+    from vision.dice_faces import RED, YELLOW
+    spot = dict(cls=YELLOW, corners=1.15, holes=0.0, pips=0.0, max_hole=0.0, area=480.0,
+                body=45.0)
+    assert may_be_disc(ds.face(**spot), 36.0)
+    assert not may_be_disc(ds.face(**{**spot, "body": 0.0}), 36.0)  # a spot, no body
+    assert not may_be_disc(ds.face(**{**spot, "cls": RED}), 36.0)  # no brass colour
+    assert not may_be_disc(ds.face(**{**spot, "corners": 1.4}), 36.0)  # a square mark

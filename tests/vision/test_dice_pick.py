@@ -172,3 +172,17 @@ def test_of_a_die_seen_aslant_its_lit_top_wins_over_its_bigger_shaded_front():
                  box=_box(436, 46, 23, 17.2), aspect=1.34, fill=0.71, value=125.0,
                  edge=93.0, corners=1.94, holes=0.12, pips=18.0)
     assert [t.cls for t in pick_tops([top, front], 23.0, **kw)] == [GREEN]
+
+
+def test_a_big_ragged_light_face_with_its_mark_off_its_middle_is_no_die():
+    # held-out renders (seed 99 0007): a light square of a check with a yellow die's
+    # side face reaching into it reads as a light face with a yellow "mark" 0.16 of an
+    # edge off its middle, ragged and 1.6 dice big: the light run into the cloth, which
+    # only a mark in its middle vouches for (a light die's top is a die big)
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    run = dict(cls=LIGHT, mark=YELLOW, area=1450.0, corners=1.97, mark_off=0.16,
+               holes=0.05, pips=60.0, max_hole=0.05, value=196.0, agree=0.82)
+    assert pick_tops([face(**run)], 30.0, **kw) == []
+    assert len(pick_tops([face(**{**run, "mark_off": 0.05})], 30.0, **kw)) == 1  # centred
+    assert len(pick_tops([face(**{**run, "corners": 1.4})], 30.0, **kw)) == 1  # crisp
+    assert len(pick_tops([face(**{**run, "area": 950.0})], 30.0, **kw)) == 1  # a die big
