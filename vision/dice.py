@@ -33,7 +33,6 @@ from vision.calibrate import Calibration, apply_calibration
 from vision.dice_cells import cloth_dice, cloth_pip_dice, in_cloth_shade
 from vision.dice_cloth import cloth_grid, is_cloth_square, table_classes
 from vision.dice_coins import is_coin, may_be_disc
-from vision.dice_gate import is_explained
 from vision.dice_marks import find_marks
 from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
@@ -42,6 +41,7 @@ from vision.dice_thin import is_inside, is_on_band, thin_blobs
 from vision.dice_segment import (clean_mask, exposure_gain, foreground, is_table_colour,
                                  normalise_exposure, table_model, unclipped_value,
                                  white_balance, white_gains)
+from vision.dice_gate import is_explained
 from vision.results import DiceReading, Die
 
 
