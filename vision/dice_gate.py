@@ -6,16 +6,14 @@ peaks of piles, and pip groups at two sizes; ``dice_cells``: plain dice of the c
 colour), together about a fifth of a frame's time. Each of them finds a die in something
 that lies on the table and is not yet explained by a top face found:
 
-- a blob of the foreground holding no top face (a plain die, a die of another set);
+- a blob of the foreground holding no top face (a plain die, a die of another set, or
+  only its pips where its body is the table's colour: a white die on a white table);
 - a blob much bigger than the dice whose tops it holds (a pile, touching dice, a die of
-  the cloth's colour beside another die, its side faces and shadow);
-- the specks of the foreground a die leaves when only its pips differ from the table (a
-  white die on a white table): small, but together some of a die's face.
+  the cloth's colour beside another die, its side faces and shadow).
 
-A die hides in none of these when every blob of a few tenths of a die's face or more
-holds a top face, holds no more than a few dice's worth of foreground (a die's blob is
-its top, its side faces seen aslant and its shadow) for each top in it, and the blobs
-without a top add up to less than half a die's face. Points are (x, y) working pixels.
+A die hides in neither when every blob holds a top face, and no more than a few dice's
+worth of foreground (a die's blob is its top, its side faces seen aslant and its shadow)
+for each top in it. Points are (x, y) working pixels.
 """
 
 from __future__ import annotations
@@ -26,9 +24,7 @@ import numpy as np
 
 import cv2
 
-LEAST_BLOB = 0.3  # a blob holding no top, from this many die faces on, may be a die
 PER_TOP = 3.0  # most foreground (die faces) a blob holds for each top face in it
-SPECKS = 0.5  # most foreground (die faces) in the small blobs without a top, together
 
 
 def is_explained(contours: Sequence[np.ndarray], centres: Sequence[tuple[float, float]],
@@ -45,26 +41,17 @@ def is_explained(contours: Sequence[np.ndarray], centres: Sequence[tuple[float, 
     Returns
     -------
     bool
-        True when no blob of ``LEAST_BLOB`` die faces or more is without a top face, none
-        holds more than ``PER_TOP`` die faces per top in it, and the blobs without a top
-        hold ``SPECKS`` die faces at most together: no die can be left to find.
+        True when every blob holds a top face and none holds more than ``PER_TOP`` die
+        faces per top in it: no die can be left to find.
     """
     face = max(1.0, side * side)
     pts = np.asarray(centres, np.float64).reshape(-1, 2)
-    specks = 0.0
     for cnt in contours:
-        area = cv2.contourArea(cnt) / face
         x, y, w, h = cv2.boundingRect(cnt)
         inside = pts[(pts[:, 0] >= x) & (pts[:, 0] < x + w)
                      & (pts[:, 1] >= y) & (pts[:, 1] < y + h)]
         tops = sum(1 for px, py in inside
                    if cv2.pointPolygonTest(cnt, (float(px), float(py)), False) >= 0)
-        if tops == 0:
-            if area >= LEAST_BLOB:
-                return False
-            specks += area
-            if specks > SPECKS:
-                return False
-        elif area > PER_TOP * tops:
+        if tops == 0 or cv2.contourArea(cnt) > PER_TOP * tops * face:
             return False
     return True
