@@ -43,6 +43,7 @@ from vision.dice_tint import light_body_mark
 from vision.dice_segment import (clean_mask, exposure_gain, foreground, is_table_colour,
                                  normalise_exposure, table_model, unclipped_value,
                                  white_balance, white_gains)
+from vision.dice_gate import is_explained
 from vision.results import DiceReading, Die
 
 
@@ -160,16 +161,18 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     doubt = [pick.is_doubtful_top(t) for t in tops]  # doubtful tops yield to dice found
     doubtful = [t for t, d in zip(tops, doubt) if d]  # otherwise (below)
     tops = [t for t, d in zip(tops, doubt) if not d]
-    dice = [_die(f, scale) for f in tops] + _blob_dice(
-        mask, contours, work, side, tops, params, scale, grid,
-        table_v=lambda c: float(_table_at(table, c, step).max()), half=half,
-        cloth=cloth,
-        is_table=lambda bgr, c: pick.is_table_tint(bgr, _table_at(table, c, step), lambda: (
-            is_table_colour(bgr, threshold=params.fg_threshold, model=model))))
-    dice += _pip_dice(work, side, dice, scale, params)
-    if cloth:
-        dice += cloth_pip_dice(work, side, contours, dice, scale, cloth=cloth,
-                               body_colour=lambda box: _body_colour(work, box, params))
+    dice = [_die(f, scale) for f in tops]
+    if not is_explained(contours, [t.centre for t in tops], side):  # else none is left
+        dice += _blob_dice(
+            mask, contours, work, side, tops, params, scale, grid,
+            table_v=lambda c: float(_table_at(table, c, step).max()), half=half,
+            cloth=cloth,
+            is_table=lambda bgr, c: pick.is_table_tint(bgr, _table_at(table, c, step), lambda: (
+                is_table_colour(bgr, threshold=params.fg_threshold, model=model))))
+        dice += _pip_dice(work, side, dice, scale, params)
+        if cloth:
+            dice += cloth_pip_dice(work, side, contours, dice, scale, cloth=cloth,
+                                   body_colour=lambda box: _body_colour(work, box, params))
     dice += [_die(f, scale) for f in pick.unclaimed(
         doubtful, [(d.centre[0] * scale, d.centre[1] * scale) for d in dice], side)]
     at = [(d.centre[0] * scale, d.centre[1] * scale) for d in dice]  # nor on a tray's rim

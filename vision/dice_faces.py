@@ -152,7 +152,7 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
             seen.add(key)
             part = measure(code, hull, area, own, (run.x, run.y), cls_roi, hsv_roi, bgr_roi,
                            offset, shape=long_ if code in CLASS_NAMES else shape,
-                           need_pips=need_pips, planes=planes, lit=lit)
+                           need_pips=need_pips, planes=planes, lit=lit, drop_plain=True)
             if part is not None:
                 parts.append(part)
                 wholes.append(whole)
@@ -256,13 +256,15 @@ def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
             origin: tuple[int, int], cls_roi: np.ndarray, hsv_roi: np.ndarray,
             bgr_roi: np.ndarray, offset: tuple[int, int], *,
             shape: tuple[float, float] = (2.4, 0.5), need_pips: bool = False,
-            planes: tuple | None = None, lit: tuple | None = None) -> dict | None:
+            planes: tuple | None = None, lit: tuple | None = None,
+            drop_plain: bool = False) -> dict | None:
     """The measures of one outline taken from its own pixels (as :func:`describe`), as
     the ``Face`` fields but ``corners``, ``ring`` and ``edge`` (see :func:`finish`), with
     the outline under "hull" and its centre in ROI pixels under "at"; None as there, and
     when ``need_pips`` and the face has none (``has_pips``: left as soon as that is
     known). ``planes`` is ``cv2.split(hsv_roi)`` when the caller has it (contiguous
-    planes: OpenCV copies a channel of ``hsv_roi`` on every call)."""
+    planes: OpenCV copies a channel of ``hsv_roi`` on every call). With ``drop_plain`` an
+    uncoloured (light, grey) face with neither pips nor a mark is None too: none is ever used."""
     (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
     if min(rw, rh) < 2 or max(rw, rh) > shape[0] * min(rw, rh):
         return None  # a sliver: a side face or an edge, never a top face or a mark
@@ -284,7 +286,7 @@ def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
     n_in = max(1, cv2.countNonZero(filled))
     n_holes = cv2.countNonZero(holes)
     hole_share = n_holes / n_in
-    if need_pips and hole_share <= 0.02:
+    if (need_pips or drop_plain and code in (LIGHT, GREY)) and hole_share <= 0.02:
         return None
     crop = (slice(y, y + h), slice(x, x + w))
     sat, vroi = (planes[1][crop], planes[2][crop]) if planes else (
@@ -304,7 +306,7 @@ def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
     vroi = vroi if lit is None else lit[0][crop]  # gained scale but not clipped at white)
     value = gain * cv2.mean(vroi, sel)[0]
     pips = abs(gain * cv2.mean(vroi, holes)[0] - value) if hole_share > 0.02 else 0.0
-    if need_pips and mark == NONE and pips < 35:
+    if (need_pips or drop_plain and code in (LIGHT, GREY)) and mark == NONE and pips < 35:
         return None
     max_hole = _max_hole(holes) / n_in if hole_share > 0.02 else 0.0
     if need_pips and not _has_pips(hole_share, mark, max_hole, pips):

@@ -1,0 +1,62 @@
+"""Face measures: uncoloured faces with neither pips nor a mark are left unmeasured."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cv2
+
+from vision import dice_faces as faces_
+from vision.dice import DiceParams
+
+
+def _light_square(pips: int = 0, mark: tuple | None = None) -> tuple:
+    """A light 30-pixel square on a dark table, its class map and its measure's inputs."""
+    bgr = np.full((60, 60, 3), 60, np.uint8)
+    cv2.rectangle(bgr, (15, 15), (44, 44), (230, 230, 228), -1)
+    for i in range(pips):
+        cv2.circle(bgr, (22 + 8 * i, 22 + 8 * i), 3, (30, 30, 30), -1)
+    if mark is not None:
+        cv2.circle(bgr, (30, 30), 7, mark, -1)
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    p = DiceParams()
+    cls = faces_.class_map(hsv, p.hue_edges, min_sat=p.min_sat, light_value=p.light_value,
+                           min_value=p.min_value)
+    own = cv2.compare(cls, faces_.LIGHT, cv2.CMP_EQ)
+    outlines, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(max(outlines, key=cv2.contourArea))
+    return hull, cv2.contourArea(hull), own, cls, hsv, bgr
+
+
+def _measure(drop_plain: bool, **kw):
+    hull, area, own, cls, hsv, bgr = _light_square(**kw)
+    return faces_.measure(faces_.LIGHT, hull, area, own, (0, 0), cls, hsv, bgr, (0, 0),
+                          drop_plain=drop_plain)
+
+
+def test_a_plain_light_face_is_measured_unless_asked_to_drop_it():
+    assert _measure(False) is not None  # (describe() and others still see it)
+    assert _measure(True) is None  # a light top needs pips or a mark to be one
+
+
+@pytest.mark.parametrize("kw", [dict(pips=3), dict(mark=(40, 40, 200))])
+def test_a_light_face_with_pips_or_a_mark_is_kept(kw):
+    part = _measure(True, **kw)
+    assert part is not None
+    assert part["holes"] > 0.02
+
+
+def test_a_plain_coloured_face_is_kept():
+    bgr = np.full((60, 60, 3), 60, np.uint8)
+    cv2.rectangle(bgr, (15, 15), (44, 44), (50, 160, 40), -1)  # a plain green top
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    p = DiceParams()
+    cls = faces_.class_map(hsv, p.hue_edges, min_sat=p.min_sat, light_value=p.light_value,
+                           min_value=p.min_value)
+    own = cv2.compare(cls, faces_.GREEN, cv2.CMP_EQ)
+    outlines, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(outlines[0])
+    part = faces_.measure(faces_.GREEN, hull, cv2.contourArea(hull), own, (0, 0), cls, hsv,
+                          bgr, (0, 0), drop_plain=True)
+    assert part is not None and part["cls"] == faces_.GREEN
