@@ -236,14 +236,13 @@ def _completed(shape: tuple, mask: np.ndarray, aspect: float, lo: float, hi: flo
     clean, pts, found = shape
     out = ([refine_quad(clean, pts)] if clean is not None and _sides_ok(clean, aspect, mask.shape)
            else [])
-    for corner, a, b, la, lb in found:
-        for sa, sb in _side_guesses(la, lb, aspect, params.aspect_tolerance):
-            quad = np.array([corner, corner + a / la * sa, corner + a / la * sa + b / lb * sb,
-                             corner + b / lb * sb], np.float32)
-            q_area = sa * sb
-            if lo <= q_area <= hi and _inside_fraction(quad, mask) >= params.min_inside:
-                out.append(quad)
-    return out
+    guessed = [np.array([corner, corner + a / la * sa, corner + a / la * sa + b / lb * sb,
+                         corner + b / lb * sb], np.float32)
+               for corner, a, b, la, lb in found
+               for sa, sb in _side_guesses(la, lb, aspect, params.aspect_tolerance)
+               if lo <= sa * sb <= hi]
+    inside = _inside_fractions(np.stack(guessed), mask) if guessed else []  # all at once
+    return out + [q for q, f in zip(guessed, inside) if f >= params.min_inside]
 
 
 def _is_corner(a: np.ndarray, b: np.ndarray, min_edge: float, max_cos: float,
@@ -360,18 +359,18 @@ _GRID_U, _GRID_V = (g.reshape(-1, 1) for g in np.meshgrid(
     (np.arange(7, dtype=np.float32) + 0.5) / 7, (np.arange(7, dtype=np.float32) + 0.5) / 7))
 
 
-def _inside_fraction(quad: np.ndarray, mask: np.ndarray) -> float:
-    """Fraction of a 7x7 grid of points inside the quad (within the frame) that the mask
-    marks as card. Points outside the frame count as unknown, not as missing (cards cut
-    by the frame edge); a quad mostly outside the frame scores 0."""
-    a, b, d = quad[0], quad[1] - quad[0], quad[3] - quad[0]
-    pts = a + _GRID_U * b + _GRID_V * d
+def _inside_fractions(quads: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per quad (K, 4, 2), the fraction of a 7x7 grid of points inside it (within the
+    frame) that the mask marks as card. Points outside the frame count as unknown, not as
+    missing (cards cut by the frame edge); a quad mostly outside the frame scores 0."""
+    a = quads[:, None, 0]
+    pts = a + _GRID_U * (quads[:, None, 1] - a) + _GRID_V * (quads[:, None, 3] - a)  # (K, 49, 2)
     h, w = mask.shape
-    x, y = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+    x, y = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
     seen = (x >= 0) & (y >= 0) & (x < w) & (y < h)
-    if seen.sum() < 0.5 * len(pts):
-        return 0.0
-    return float(np.count_nonzero(mask[y[seen], x[seen]])) / int(seen.sum())
+    hit, n = np.zeros(seen.shape, bool), seen.sum(axis=1)
+    hit[seen] = mask[y[seen], x[seen]] > 0
+    return np.where(n >= 0.5 * seen.shape[1], hit.sum(axis=1) / np.maximum(n, 1), 0.0)
 
 
 def _dedupe(quads: list[np.ndarray], tol: float) -> list[np.ndarray]:
