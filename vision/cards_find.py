@@ -101,14 +101,28 @@ def card_white(frame: np.ndarray, work_side: int = 640, *, halved: np.ndarray | 
     return cv2.resize(both, (w, h), interpolation=cv2.INTER_NEAREST)
 
 
-def _segment_quads(aspect: float, lo: float, hi: float, params: FindParams, *,
-                   canny: np.ndarray) -> list[np.ndarray]:
-    """Corner hypotheses from straight edge segments (of the ``canny`` edge map of the
-    work image) meeting in an L.
+def _segment_quads(corners: list[tuple], aspect: float, lo: float, hi: float,
+                   params: FindParams) -> list[np.ndarray]:
+    """Corner hypotheses from straight edge segments meeting in an L (``corners``, from
+    :func:`_segment_corners`).
 
     Works where no mask separates a card: a white card on a white table, on a checked
     cloth, or under another card, as long as two of its sides meet at a visible corner.
     """
+    found: list[tuple[float, np.ndarray]] = []
+    for la, lb, corner, a, b in corners:
+        for sa, sb in _side_guesses(la, lb, aspect, params.aspect_tolerance):
+            if lo <= sa * sb <= hi:
+                quad = np.array([corner, corner + a / la * sa, corner + a / la * sa + b / lb * sb,
+                                 corner + b / lb * sb], np.float32)
+                found.append((la + lb, quad))
+    found.sort(key=lambda f: -f[0])
+    return [q for _, q in found[:params.max_segment_quads]]
+
+
+def _segment_corners(lo: float, params: FindParams, *, canny: np.ndarray) -> list[tuple]:
+    """The L-shaped meetings of straight edge segments of the ``canny`` edge map of the work
+    image, whatever the card's aspect: (la, lb, corner, a, b), arms' lengths and vectors."""
     min_len = 0.8 * np.sqrt(lo)
     segs = cv2.HoughLinesP(canny, 1, np.pi / 180, threshold=25, minLineLength=min_len,
                            maxLineGap=3)
@@ -122,20 +136,13 @@ def _segment_quads(aspect: float, lo: float, hi: float, params: FindParams, *,
     owner = np.concatenate([np.arange(len(segs))] * 2)
     gap = np.hypot(*(ends[:, None] - ends[None]).transpose(2, 0, 1))
     ii, jj = np.nonzero((gap < params.corner_gap) & (owner[:, None] < owner[None]))
-    found: list[tuple[float, np.ndarray]] = []
+    out = []
     for i, j in zip(ii, jj):
         a, b = far[i] - ends[i], far[j] - ends[j]
         la, lb = float(np.hypot(*a)), float(np.hypot(*b))
-        if abs(float(np.dot(a, b))) / (la * lb) > np.sin(np.radians(params.max_corner_skew)):
-            continue
-        corner = (ends[i] + ends[j]) / 2
-        for sa, sb in _side_guesses(la, lb, aspect, params.aspect_tolerance):
-            if lo <= sa * sb <= hi:
-                quad = np.array([corner, corner + a / la * sa, corner + a / la * sa + b / lb * sb,
-                                 corner + b / lb * sb], np.float32)
-                found.append((la + lb, quad))
-    found.sort(key=lambda f: -f[0])
-    return [q for _, q in found[:params.max_segment_quads]]
+        if abs(float(np.dot(a, b))) / (la * lb) <= np.sin(np.radians(params.max_corner_skew)):
+            out.append((la, lb, (ends[i] + ends[j]) / 2, a, b))
+    return out
 
 
 def _canny(small: np.ndarray, low: float = 30) -> np.ndarray:
@@ -190,42 +197,52 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _contour_quads(contour: np.ndarray, mask: np.ndarray, aspect: float,
-                   lo: float, hi: float, params: FindParams, *, corners: bool = True
-                   ) -> list[np.ndarray]:
-    """Quads from one contour: its own outline if quad-like, plus corner completions."""
-    out: list[np.ndarray] = []
+def _contour_shape(contour: np.ndarray, lo: float, hi: float, params: FindParams, *,
+                   corners: bool = True) -> tuple:
+    """What one contour offers whatever the card's aspect (its quads: :func:`_completed`):
+    (its quad-like outline or None, its points, its corners (corner, a, b, la, lb))."""
+    clean = None
     hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
     approx = cv2.approxPolyDP(hull, 0.04 * peri, True).reshape(-1, 2).astype(np.float32)
     hull_area = cv2.contourArea(hull)
     if len(approx) == 4 and lo <= hull_area <= hi and cv2.isContourConvex(approx):
-        if (cv2.contourArea(contour) > 0.88 * cv2.contourArea(approx)
-                and _sides_ok(approx, aspect, mask.shape)):
-            out.append(refine_quad(approx, contour.reshape(-1, 2).astype(np.float32)))
+        if cv2.contourArea(contour) > 0.88 * cv2.contourArea(approx):
+            clean = approx
+    pts = contour.reshape(-1, 2).astype(np.float32)
     poly = cv2.approxPolyDP(contour, 0.012 * cv2.arcLength(contour, True), True)
     poly = poly.reshape(-1, 2).astype(np.float32)
     if not corners or len(poly) < 3 or len(poly) > 40:
-        return out
+        return clean, pts, []
     min_edge = np.sqrt(lo) * 0.5
-    pts = contour.reshape(-1, 2).astype(np.float32)
     sign = _orientation(poly)
     skew = np.sin(np.radians(params.max_corner_skew + 5))
+    found = []
     for i in range(len(poly)):
         prev, here, nxt = poly[i - 1], poly[i], poly[(i + 1) % len(poly)]
         if not _is_corner(prev - here, nxt - here, min_edge * 0.9, skew, sign):
             continue  # cheap test on the raw polygon first: most vertices are no corner
         corner, a, b = _refine_corner(prev, here, nxt, pts)
         la, lb = float(np.hypot(*a)), float(np.hypot(*b))
-        if not _is_corner(a, b, min_edge, np.sin(np.radians(params.max_corner_skew)), sign):
-            continue
-        for sa, sb in _side_guesses(la, lb, aspect, params.aspect_tolerance):
-            quad = np.array([corner, corner + a / la * sa, corner + a / la * sa + b / lb * sb,
-                             corner + b / lb * sb], np.float32)
-            q_area = sa * sb
-            if lo <= q_area <= hi and _inside_fraction(quad, mask) >= params.min_inside:
-                out.append(quad)
-    return out
+        if _is_corner(a, b, min_edge, np.sin(np.radians(params.max_corner_skew)), sign):
+            found.append((corner, a, b, la, lb))
+    return clean, pts, found
+
+
+def _completed(shape: tuple, mask: np.ndarray, aspect: float, lo: float, hi: float,
+               params: FindParams) -> list[np.ndarray]:
+    """The quads of a :func:`_contour_shape` at ``aspect``: the outline if its sides fit,
+    and each corner completed (on card-coloured pixels of ``mask``)."""
+    clean, pts, found = shape
+    out = ([refine_quad(clean, pts)] if clean is not None and _sides_ok(clean, aspect, mask.shape)
+           else [])
+    guessed = [np.array([corner, corner + a / la * sa, corner + a / la * sa + b / lb * sb,
+                         corner + b / lb * sb], np.float32)
+               for corner, a, b, la, lb in found
+               for sa, sb in _side_guesses(la, lb, aspect, params.aspect_tolerance)
+               if lo <= sa * sb <= hi]
+    inside = _inside_fractions(np.stack(guessed), mask) if guessed else []  # all at once
+    return out + [q for q, f in zip(guessed, inside) if f >= params.min_inside]
 
 
 def _is_corner(a: np.ndarray, b: np.ndarray, min_edge: float, max_cos: float,
@@ -342,18 +359,18 @@ _GRID_U, _GRID_V = (g.reshape(-1, 1) for g in np.meshgrid(
     (np.arange(7, dtype=np.float32) + 0.5) / 7, (np.arange(7, dtype=np.float32) + 0.5) / 7))
 
 
-def _inside_fraction(quad: np.ndarray, mask: np.ndarray) -> float:
-    """Fraction of a 7x7 grid of points inside the quad (within the frame) that the mask
-    marks as card. Points outside the frame count as unknown, not as missing (cards cut
-    by the frame edge); a quad mostly outside the frame scores 0."""
-    a, b, d = quad[0], quad[1] - quad[0], quad[3] - quad[0]
-    pts = a + _GRID_U * b + _GRID_V * d
+def _inside_fractions(quads: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per quad (K, 4, 2), the fraction of a 7x7 grid of points inside it (within the
+    frame) that the mask marks as card. Points outside the frame count as unknown, not as
+    missing (cards cut by the frame edge); a quad mostly outside the frame scores 0."""
+    a = quads[:, None, 0]
+    pts = a + _GRID_U * (quads[:, None, 1] - a) + _GRID_V * (quads[:, None, 3] - a)  # (K, 49, 2)
     h, w = mask.shape
-    x, y = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+    x, y = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
     seen = (x >= 0) & (y >= 0) & (x < w) & (y < h)
-    if seen.sum() < 0.5 * len(pts):
-        return 0.0
-    return float(np.count_nonzero(mask[y[seen], x[seen]])) / int(seen.sum())
+    hit, n = np.zeros(seen.shape, bool), seen.sum(axis=1)
+    hit[seen] = mask[y[seen], x[seen]] > 0
+    return np.where(n >= 0.5 * seen.shape[1], hit.sum(axis=1) / np.maximum(n, 1), 0.0)
 
 
 def _dedupe(quads: list[np.ndarray], tol: float) -> list[np.ndarray]:

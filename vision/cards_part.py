@@ -13,13 +13,13 @@ so is :func:`cards_find.find_card_quads`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from vision.cards_find import (FindParams, _contour_quads, _dedupe, _segment_quads,
-                               card_masks, work_maps)
+from vision.cards_find import (FindParams, _completed, _contour_shape, _dedupe,
+                               _segment_corners, _segment_quads, card_masks, work_maps)
 
 
 @dataclass(frozen=True)
@@ -34,11 +34,16 @@ class WorkView:
         ``cards_find.work_maps`` of ``small``.
     scale : float
         Work pixels per frame pixel.
+    traced : dict
+        What :func:`view_quads` found in a part whatever the card's aspect (the masks'
+        contours and the edge segments' corners), by part and ``FindParams``: a second
+        search of the same frame at another aspect (``cards_aspect``) traces nothing again.
     """
 
     small: np.ndarray
     maps: tuple
     scale: float
+    traced: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def level(self) -> float:
@@ -65,12 +70,30 @@ def view_quads(view: WorkView, aspect: float, box: tuple[int, int, int, int] | N
     x0, y0, x1, y1 = (0, 0, sw, sh) if box is None else (
         max(0, int(np.floor(box[0] * view.scale))), max(0, int(np.floor(box[1] * view.scale))),
         min(sw, int(np.ceil(box[2] * view.scale))), min(sh, int(np.ceil(box[3] * view.scale))))
-    cut = tuple(m[y0:y1, x0:x1] if isinstance(m, np.ndarray) else m for m in view.maps)
     lo, hi = params.min_card_frac * sw * sh, params.max_card_frac * sw * sh
-    quads: list[np.ndarray] = []
+    key = (x0, y0, x1, y1, params)
+    if key not in view.traced:
+        view.traced[key] = _trace(view, (x0, y0, x1, y1), lo, hi, params)
+    shapes, corners = view.traced[key]
     # as find_card_quads: contours of every mask, then corners of edge segments; each
     # judged at its place in the whole frame (its perspective is read about the frame's
     # centre), the frame beyond the part taken as no card
+    quads = [q for filled, shape in shapes
+             for q in _completed(shape, filled, aspect, lo, hi, params)]
+    shift = np.array([x0, y0], np.float32)
+    quads.extend(q + shift for q in _segment_quads(corners, aspect, lo, hi, params))
+    return _dedupe([q / view.scale for q in quads], tol=0.03 * params.work_side / view.scale)
+
+
+def _trace(view: WorkView, box: tuple[int, int, int, int], lo: float, hi: float,
+           params: FindParams) -> tuple[list, list]:
+    """What the outline search finds in the part ``box`` (x0, y0, x1, y1, work pixels) of
+    ``view`` whatever the card's aspect: (filled mask, ``cards_find._contour_shape``) of each
+    contour of card size, and the edge segments' corners (``cards_find._segment_corners``)."""
+    x0, y0, x1, y1 = box
+    sh, sw = view.small.shape[:2]
+    cut = tuple(m[y0:y1, x0:x1] if isinstance(m, np.ndarray) else m for m in view.maps)
+    shapes = []
     for k, (mask, filled) in enumerate(card_masks(view.small[y0:y1, x0:x1], maps=cut)):
         if filled.shape != (sh, sw):
             whole = np.zeros((sh, sw), np.uint8)
@@ -81,9 +104,6 @@ def view_quads(view: WorkView, aspect: float, box: tuple[int, int, int, int] | N
         for contour in contours:  # edge outlines are trusted only when closed; corners
             c_area = cv2.contourArea(contour)  # come from card-white blobs (k < 4)
             if lo <= c_area <= hi * 1.5:
-                quads.extend(_contour_quads(contour, filled, aspect, lo, hi, params,
-                                            corners=k < 4))
-    if params.segment_corners:
-        shift = np.array([x0, y0], np.float32)
-        quads.extend(q + shift for q in _segment_quads(aspect, lo, hi, params, canny=cut[3]))
-    return _dedupe([q / view.scale for q in quads], tol=0.03 * params.work_side / view.scale)
+                shapes.append((filled, _contour_shape(contour, lo, hi, params, corners=k < 4)))
+    corners = _segment_corners(lo, params, canny=cut[3]) if params.segment_corners else []
+    return shapes, corners

@@ -39,3 +39,19 @@ def test_card_white_covers_a_card_and_its_print_but_not_the_table():
     assert white.shape == frame.shape[:2] and white.dtype == np.uint8
     assert np.mean(white[card] > 0) > 0.97  # the pips and numerals count as card
     assert np.mean(white[table] > 0) < 0.2
+
+
+def test_corner_completions_are_judged_on_the_card_coloured_pixels_all_at_once():
+    from vision.cards_find import _inside_fractions
+
+    mask = np.zeros((100, 200), np.uint8)
+    mask[20:80, :100] = 255  # card-white, reaching the frame's left edge
+    quads = np.array([[[30, 30], [90, 30], [90, 70], [30, 70]],  # on the card
+                      [[60, 30], [120, 30], [120, 70], [60, 70]],  # half on it
+                      [[150, 30], [190, 30], [190, 70], [150, 70]],  # on the table
+                      [[-20, 30], [60, 30], [60, 70], [-20, 70]],  # cut by the frame's edge
+                      [[-300, 30], [10, 30], [10, 70], [-300, 70]]], np.float32)  # mostly beyond
+    inside = _inside_fractions(quads, mask)
+    assert inside[0] == 1.0 and 0.6 < inside[1] < 0.8 and inside[2] == 0.0
+    assert inside[3] == 1.0  # the points beyond the edge are unknown, not missing
+    assert inside[4] == 0.0

@@ -64,3 +64,23 @@ def test_the_card_white_level_is_the_whole_frame_s():
     dark = frame.copy()
     dark[:, :300] //= 3  # a shadow over part of the table moves the whole frame's level
     assert work_view(dark).level != view.level
+
+
+def test_a_second_search_at_another_aspect_traces_nothing_again(monkeypatch):
+    # the masks, their contours and the edge segments do not depend on the card's aspect:
+    # the search at a measured aspect (cards_aspect) reuses what the first one traced
+    import vision.cards_part as part
+
+    frame = read_image(PINOCHLE / "img" / "IMG_2470.jpg")
+    fresh = {a: view_quads(work_view(frame), a) for a in (0.7, 0.62)}
+    calls = []
+    real = part.card_masks
+    monkeypatch.setattr(part, "card_masks", lambda *a, **k: calls.append(1) or real(*a, **k))
+    view = work_view(frame)
+    for a in (0.7, 0.62, 0.7):
+        got = view_quads(view, a)
+        assert len(got) == len(fresh[a]) > 0
+        assert all(np.array_equal(g, w) for g, w in zip(got, fresh[a]))
+    assert len(calls) == 1
+    view_quads(view, 0.62, (40, 40, 300, 400))  # another part is traced afresh
+    assert len(calls) == 2
