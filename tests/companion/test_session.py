@@ -165,7 +165,8 @@ def test_a_damaged_database_is_moved_aside(tmp_path):
 faces = st.lists(st.sampled_from("gggyyr"), min_size=10, max_size=10)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.booleans(), faces, st.booleans()), min_size=1, max_size=25))
 def test_replay_equals_live_and_undo_restores(tmp_path_factory, steps):
     path = tmp_path_factory.mktemp("journal")
