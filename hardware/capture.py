@@ -117,10 +117,12 @@ class CaptureThread:
                     f"no frames from {self._camera.name} for {self.stall_seconds:g} s", now)
             return IDLE_SECONDS
         self._last_frame_at = now
+        # Online is told before the frame is handed out: whoever sees the frame (the
+        # recognizer, the preview) also finds the camera online in the session.
+        self._set_status(True, f"camera online ({self._camera.name})")
         with self._lock:
             self._latest = frame
         self.frames += 1
-        self._set_status(True, f"camera online ({self._camera.name})")
         if self._on_frame is not None:
             try:
                 self._on_frame(frame)

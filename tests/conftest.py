@@ -8,8 +8,16 @@ from typing import Any, Iterator
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from hypothesis import HealthCheck, settings
 
 from tests.support.clock import FakeClock
+
+# Hypothesis times each example (deadline, 200 ms) and its data generation (too_slow) on
+# the wall clock, so a busy machine that pauses the process fails a passing property
+# (DeadlineExceeded, then FlakyFailure). Examples and their number stay as each test says.
+settings.register_profile("companion", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("companion")
 
 
 @pytest.fixture

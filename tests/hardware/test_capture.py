@@ -103,6 +103,18 @@ def test_on_status_gets_each_change_as_json_ready_dicts(clock):
     ]
 
 
+def test_the_camera_is_said_online_before_its_first_frame_is_handed_out(clock):
+    """Whoever gets a frame from latest() finds the status online already (the serve test
+    read the preview's first picture, then a state still saying "camera starting")."""
+    seen_at_status: list[tuple[bool, object]] = []
+    capture = CaptureThread(Opener(ScriptedCamera([1])), clock=clock, log=lambda line: None,
+                            on_status=lambda s: seen_at_status.append(
+                                (s["online"], capture.latest())))
+    capture.step()
+    assert seen_at_status == [(False, None), (True, None)]
+    assert int(capture.latest()[0, 0, 0]) == 1
+
+
 def test_a_camera_that_stops_giving_frames_is_reopened(clock):
     stalled = ScriptedCamera([3])  # one frame, then None forever
     fresh = ScriptedCamera([4])

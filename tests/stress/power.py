@@ -85,7 +85,9 @@ class PowerCuts:
         kill_at = self.rng.randrange(count)
         timer = None
         if mode == "timer":  # a random moment: mid-parse, mid-commit, mid-answer ...
-            timer = threading.Timer(self.rng.uniform(0.0, 0.03 * count), server.kill)
+            # Only the signal: the process is reaped (and the client closed) on this
+            # thread, never under the request the client may be writing or reading.
+            timer = threading.Timer(self.rng.uniform(0.0, 0.03 * count), server.proc.kill)
             timer.start()
         try:
             for index in range(count):

@@ -138,9 +138,17 @@ def test_garbage_raising_and_stalling_camera_never_stops_the_table(live, caplog)
                             on_status=lambda s: (statuses.append(s),
                                                  session.set_extra("camera", s)))
 
+    handed: list[object] = [object()]  # the frame the recognizer last took (none yet)
+
     def latest() -> np.ndarray | None:
-        gate.release()  # the camera may hand over its next frame
-        return capture.latest()
+        # Lockstep: the camera may read its next frame only once the recognizer has taken
+        # this one. (Releasing the gate on every look let a late capture thread read two
+        # frames back to back, and the recognizer missed one: looked 10 < 11 at load 20.)
+        frame = capture.latest()
+        if frame is not handed[0]:
+            handed[0] = frame
+            gate.release()
+        return frame
 
     recognizer = Recognizer(latest, session, link=DiceLink(session), interval=0.01)
     client = Client(port)
@@ -168,7 +176,7 @@ def test_garbage_raising_and_stalling_camera_never_stops_the_table(live, caplog)
     failed = [r for r in caplog.records if "recognition step failed" in r.getMessage()]
     assert len(failed) <= 1, "a failing frame is logged at most once a minute"
     looked = recognizer.frames + recognizer.failures
-    assert looked >= len(script) - 2, (recognizer.frames, recognizer.failures)  # it saw (nearly) all
+    assert looked >= len(script) - 1, (recognizer.frames, recognizer.failures)  # every frame given
     texts = [s["status"] for s in statuses]
     assert any("ribbon cable" in t for t in texts)  # the raise was reported offline
     assert any("no frames" in t for t in texts)  # and so was the stall

@@ -356,7 +356,7 @@ _actions = st.dictionaries(
 
 
 @settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(body=_actions | _json_values, path=st.sampled_from(["/api/actions", "/api/games"]))
 def test_no_input_causes_a_500(client, host, body, path):
     if client.get("/api/state").get_json()["game"] is None:

@@ -110,9 +110,12 @@ def test_the_jpeg_shows_each_die_outlined_in_the_colour_read(rig: Any) -> None:
         assert drawn >= 40 and drawn > 4 * before + 20, (colour, drawn, before)
 
 
-def test_the_picture_follows_the_camera_and_is_encoded_once_per_change(rig: Any) -> None:
+def test_the_picture_follows_the_camera_and_is_encoded_once_per_change(
+        rig: Any, clock: FakeClock) -> None:
     client, recognizer, _, _ = rig
-    cache = client.application.extensions["companion-preview"]
+    # the rate cap (1 ms at PREVIEW_FPS 1000) on a clock the test moves, not on how long
+    # the recognizer's steps happen to take
+    cache = client.application.extensions["companion-preview"] = PreviewCache(clock=clock)
     look(recognizer)
     first = client.get("/api/camera/preview.jpg", headers=HOST).data
     again = client.get("/api/camera/preview.jpg", headers=HOST).data
@@ -120,6 +123,7 @@ def test_the_picture_follows_the_camera_and_is_encoded_once_per_change(rig: Any)
     look(recognizer)  # the replay camera moves on to the second table
     _, reading = recognizer.snapshot()
     assert reading.counts() == (1, 2, 2, 0)
+    clock.advance(0.01)  # past the cap
     second = client.get("/api/camera/preview.jpg", headers=HOST).data
     assert second != first and cache.encoded == 2
 
