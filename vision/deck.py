@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -202,13 +203,13 @@ def load_deck(folder: str | os.PathLike[str]) -> Deck:
                            + [[f.name, *_stamp(f)] for f in files])
     cache = root / CACHE_NAME
     try:
-        with np.load(cache, allow_pickle=False) as z:
+        with open(cache, "rb") as fh, np.load(fh, allow_pickle=False) as z:  # closed on any error
             if str(z["signature"]) == signature:
                 return deck_from_faces(tuple(str(i) for i in z["ids"]), z["faces"],
                                        float(z["aspect"]), sharp=z["sharp"],
                                        problems=problems + [str(p) for p in z["problems"]])
-    except (OSError, KeyError, ValueError):
-        pass  # no cache yet, or stale or damaged: rebuild it
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
+        pass  # no cache yet, or stale, or damaged (cut short by a power cut): rebuild it
     photos, unreadable = [], []
     for f in files:
         try:
@@ -219,13 +220,21 @@ def load_deck(folder: str | os.PathLike[str]) -> Deck:
     if not photos:
         raise ValueError(f"deck folder {folder} holds no readable .png or .jpg card image")
     deck = build_deck(photos, problems=problems)
-    try:
-        np.savez(cache, signature=np.array(signature), ids=np.array(deck.ids),
-                 faces=deck.faces, sharp=deck.bank.sharp, aspect=np.array(deck.aspect),
-                 problems=np.array(unreadable, dtype=str))
-    except OSError:
-        pass  # a read-only deck still works, it is just indexed again next time
+    _save_index(cache, signature=np.array(signature), ids=np.array(deck.ids),
+                faces=deck.faces, sharp=deck.bank.sharp, aspect=np.array(deck.aspect),
+                problems=np.array(unreadable, dtype=str))
     return deck
+
+
+def _save_index(cache: Path, **arrays: np.ndarray) -> None:
+    """Write the index whole or not at all: to a file beside it, then moved into place."""
+    part = cache.with_name(f"{cache.name}.{os.getpid()}.part")
+    try:
+        with open(part, "wb") as out:
+            np.savez(out, **arrays)
+        os.replace(part, cache)
+    except OSError:
+        part.unlink(missing_ok=True)  # a read-only deck still works, indexed again next time
 
 
 def save_face(path: str | os.PathLike[str], face: np.ndarray) -> None:

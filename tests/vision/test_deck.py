@@ -62,6 +62,19 @@ def test_a_damaged_cache_is_rebuilt(tmp_path):
     assert load_deck(tmp_path).ids == ("num-3",)
 
 
+def test_a_cache_cut_short_by_a_power_cut_is_rebuilt(tmp_path):
+    _write_deck(tmp_path, ["num-3", "num-4"])
+    load_deck(tmp_path)
+    cache = tmp_path / CACHE_NAME
+    whole = cache.read_bytes()
+    for cut in (len(whole) // 2, len(whole) - 30):
+        cache.write_bytes(whole[:cut])  # a zip whose directory or last member is missing
+        assert load_deck(tmp_path).ids == ("num-3", "num-4")
+        with np.load(cache, allow_pickle=False) as z:  # and the index is written whole again
+            assert z["faces"].shape[0] == 2
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(CACHE_NAME)] == [CACHE_NAME]
+
+
 def test_broken_and_foreign_files_are_named_and_the_rest_load(tmp_path):
     _write_deck(tmp_path, ["num-1", "num-2"])
     (tmp_path / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n garbage")
