@@ -2,8 +2,9 @@
 
 The keypoint search (``cards_keys``) costs SIFT's pyramid over the whole work frame, whose
 first octave is that frame upsampled twice: its cost is per pixel, whatever the table
-holds. Here the frame is first looked at on a frame half the work side (a quarter of the
-pixels: the search's coarser octaves only), and its keypoints are matched to the deck's.
+holds. Here the frame is first looked at ``side`` pixels long (320: half the work side, a
+quarter of the pixels, the search's coarser octaves only), and its keypoints are matched
+to the deck's.
 Where ``pair`` matches of one face lie within a card's reach of each other a card of that
 face may lie; only boxes around those places are searched at the full work side, so a
 table with no card a keypoint could place costs the first look alone. What comes out are
@@ -22,7 +23,9 @@ from vision.cards_keys import (FrameKeys, KeyParams, _reference_keys, find_keypo
                                frame_keys, with_nearest, work_gray)
 from vision.cards_match import Bank
 
-SLACK = 1.25  #: two boxes are searched as one when their bounding box is at most this much larger
+#: Two overlapping boxes are searched as one when their bounding box is at most this much
+#: larger than the two together.
+SLACK = 1.25
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,7 @@ def glance_keys(frame: np.ndarray, faces: np.ndarray, bank: Bank, *,
         the first look's side is searched whole (the first look would save nothing).
     """
     gray, scale = work_gray(frame, params)
-    if 2 * glance.side > max(gray.shape):  # the first look would cost more than it saves
+    if 2 * glance.side > max(gray.shape):  # a first look would save little
         return frame_keys(gray, scale, params)
     boxes = marked_boxes(frame, faces, bank, gray.shape, scale, params=params, glance=glance)
     sift = cv2.SIFT_create(nfeatures=params.max_keys)
