@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.cards_aspect import measured_aspect
 from vision.cards_beyond import beyond_frame, leaves_frame
-from vision.cards_keys import find_keypoint_quads
+from vision.cards_glance import keypoint_quads
 from vision.cards_look import hidden_pass, occluded_pass, vouched
 from vision.cards_match import MatchParams
 from vision.cards_part import view_quads, work_view
@@ -57,7 +57,7 @@ def read_cards(frame: np.ndarray, deck: Deck, *, params: CardParams = CardParams
     if not deck.ids:
         return CardReading(cards=(), unsure=())
     keyed = ([] if params.keys is None
-             else find_keypoint_quads(frame, deck.faces, deck.bank, params=params.keys))
+             else keypoint_quads(frame, deck.faces, deck.bank, params=params.keys))
     return read_keyed(frame, deck, keyed, params=params)
 
 

@@ -55,6 +55,9 @@ class KeyParams:
     max_distance, max_fine_distance : float
         Looser naming gates (``MatchParams``) for an outline the face's own keypoints
         vouch for: the name must still be that face, and win any look-alike duel.
+    first_look : int
+        Long side (pixels) of a cheap first look (``cards_glance``) that marks where the
+        search runs at ``work_side``; 0 (the default) searches the whole work frame.
     """
 
     work_side: int = 640
@@ -69,6 +72,7 @@ class KeyParams:
     min_share: float = 0.5
     max_distance: float = 0.8
     max_fine_distance: float = 0.6
+    first_look: int = 0
 
 
 def _reference_keys(bank: Bank, faces: np.ndarray, checks: int = 32
