@@ -5,6 +5,12 @@ that are whole cards (the colour changes across all four sides, as at a card's e
 rarely along a made-up outline on a patterned table); :func:`card_outline` fits the
 chosen one again on a crop around it and orders its corners as a portrait card's.
 
+A hypothesis that passes is a card only when it runs along a card's own edges
+(:func:`vision.cards_own.own_edges`): each side one straight edge that ends at the
+corners. Made-up outlines on a textured table (sides partly over stone or grain) or
+along a checked cloth's grid lines (which run on past the corners) pass the colour test
+and fail this one; it is asked only of the outlines that would be counted or taken.
+
 When no hypothesis passes, the few that nearly do are put on the card's rim
 (:func:`vision.cards_rim.snap_to_rim`) and tested again: the edge test probes a few
 pixels either side of the outline, so a hypothesis 2-5% off a card whose edge is faint
@@ -18,6 +24,7 @@ import numpy as np
 
 from vision.cards_face import find_face_outline
 from vision.cards_find import find_card_quads
+from vision.cards_own import own_edges
 from vision.cards_rim import snap_to_rim
 from vision.cards_view import true_aspects
 
@@ -31,6 +38,9 @@ FRAME_SHARE = 2.5  # a printed frame covers more than 1 / FRAME_SHARE of its car
 #: With no outline passing, this many of those with this share of edge points or more are
 #: put on the rim and tested again (each snap costs some 20-50 ms).
 RESCUE_TRIES, RESCUE_SHARE = 3, 0.7
+#: A card's side is a straight edge on this share of the profiles across it, and its
+#: line shows an edge past the corners on less than ``OWN_BEYOND`` of the profiles there.
+OWN_STRAIGHT, OWN_BEYOND = 0.5, 0.5
 
 
 def whole_cards(frame: np.ndarray, aspect: float) -> list[np.ndarray]:
@@ -56,10 +66,18 @@ def _whole_cards(frame: np.ndarray, quads: list[np.ndarray], contrast: float,
     around the card rarely shows an edge at every point). But a clear printed frame
     (an art box) loses to an outline around it that has the deck's shape."""
     scored = [(_edge_score(frame, quad, contrast), quad) for quad in quads]
-    if not any(_passes(score) for score, _ in scored):
+    cards = _cards(frame, scored, aspect)
+    if not cards:  # the few that nearly pass, put on the card's rim and tested again
         near = sorted((p for p in scored if p[0][0] >= RESCUE_SHARE), key=lambda p: -p[0][0])
         snapped = [snap_to_rim(frame, quad) for _, quad in near[:RESCUE_TRIES]]
-        scored = [(_edge_score(frame, quad, contrast), quad) for quad in snapped]
+        cards = _cards(frame, [(_edge_score(frame, quad, contrast), quad) for quad in snapped],
+                       aspect)
+    return cards
+
+
+def _cards(frame: np.ndarray, scored: list[tuple[tuple[float, float], np.ndarray]],
+           aspect: float) -> list[np.ndarray]:
+    """The passing outlines of ``scored`` (edge score, outline) that are cards, one each."""
     passing = [(score[0] >= EDGE_CLEAR, quad_area(quad), quad)
                for score, quad in scored if _passes(score)]
     passing.sort(key=lambda p: (-p[0], -p[1]))
@@ -67,8 +85,16 @@ def _whole_cards(frame: np.ndarray, quads: list[np.ndarray], contrast: float,
     for _, _, quad in passing:
         if any(_inside(quad.mean(axis=0), c) or _inside(c.mean(axis=0), quad) for c in cards):
             continue  # an outline inside a card already counted (or around it)
-        cards.append(quad)
-    return [_outer_card(c, [q for _, _, q in passing], aspect) for c in cards]
+        if is_own(frame, quad):
+            cards.append(quad)
+    return [_outer_card(frame, c, [q for _, _, q in passing], aspect) for c in cards]
+
+
+def is_own(frame: np.ndarray, quad: np.ndarray) -> bool:
+    """True when ``quad`` runs along a card's own edges: every side a straight edge that
+    does not run on past the corners (:func:`vision.cards_own.own_edges`)."""
+    own = own_edges(frame, quad)
+    return min(own.straight) >= OWN_STRAIGHT and max(own.beyond) < OWN_BEYOND
 
 
 def _passes(score: tuple[float, float]) -> bool:
@@ -76,14 +102,17 @@ def _passes(score: tuple[float, float]) -> bool:
     return score[0] >= EDGE_SHARE and score[1] >= EDGE_SIDE
 
 
-def _outer_card(card: np.ndarray, passing: list[np.ndarray], aspect: float) -> np.ndarray:
+def _outer_card(frame: np.ndarray, card: np.ndarray, passing: list[np.ndarray],
+                aspect: float) -> np.ndarray:
     """``card``, or the passing outline around it whose shape is much nearer the deck's
-    (``card`` was then a frame printed inside the card)."""
+    (``card`` was then a frame printed inside the card), if that runs along a card's own
+    edges."""
     best, best_misfit = card, shape_misfit(card, aspect)
     for quad in passing:
         misfit = shape_misfit(quad, aspect)
         if (1.15 * quad_area(card) < quad_area(quad) < FRAME_SHARE * quad_area(card)
-                and _inside(card.mean(axis=0), quad) and misfit < best_misfit - SHAPE_GAIN):
+                and _inside(card.mean(axis=0), quad) and misfit < best_misfit - SHAPE_GAIN
+                and is_own(frame, quad)):
             best, best_misfit = quad, misfit
     return best
 
