@@ -180,11 +180,10 @@ def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
         raise InvalidAction("The camera picture is not a colour image.")
     from vision.cards import rectify
     from vision.cards_light import even_light
-    from vision.cards_rim import snap_to_rim
-    from vision.cards_single import card_outline, view_misfit
+    from vision.cards_single import card_outline, on_rim, view_misfit
     from vision.deck import DEFAULT_ASPECT
 
-    quad = snap_to_rim(frame, card_outline(frame, find_one_card(frame, aspect=aspect)))
+    quad = on_rim(frame, card_outline(frame, find_one_card(frame, aspect=aspect)))
     deck_aspect = DEFAULT_ASPECT if aspect is None else aspect
     if view_misfit(quad, deck_aspect, frame.shape) > SHAPE_MISFIT:  # seen in perspective
         raise NoCardInView("I cannot make out the card's edge: put it on a plain part of "

@@ -41,6 +41,7 @@ RESCUE_TRIES, RESCUE_SHARE = 3, 0.7
 #: A card's side is a straight edge on this share of the profiles across it, and its
 #: line shows an edge past the corners on less than ``OWN_BEYOND`` of the profiles there.
 OWN_STRAIGHT, OWN_BEYOND = 0.5, 0.5
+OWN_SEEN = 2  # sides whose line can be followed past the corners in the picture, at least
 
 
 def whole_cards(frame: np.ndarray, aspect: float) -> list[np.ndarray]:
@@ -56,6 +57,14 @@ def card_outline(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """``quad`` fitted again on a crop around the card, corners as top-left, top-right,
     bottom-right, bottom-left of a portrait card."""
     return _upright(_refined(frame, quad))
+
+
+def on_rim(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """``quad`` with its sides put on the card's outer edge (:func:`vision.cards_rim.snap_to_rim`),
+    unless a side then follows a line that runs on past the corners (a checked cloth's
+    grid line beside the card's edge): then ``quad`` as it was."""
+    snapped = snap_to_rim(frame, quad)
+    return snapped if max(own_edges(frame, snapped).beyond) < OWN_BEYOND else quad
 
 
 def _whole_cards(frame: np.ndarray, quads: list[np.ndarray], contrast: float,
@@ -92,9 +101,20 @@ def _cards(frame: np.ndarray, scored: list[tuple[tuple[float, float], np.ndarray
 
 def is_own(frame: np.ndarray, quad: np.ndarray) -> bool:
     """True when ``quad`` runs along a card's own edges: every side a straight edge that
-    does not run on past the corners (:func:`vision.cards_own.own_edges`)."""
+    does not run on past the corners (:func:`vision.cards_own.own_edges`), the corners in
+    the picture and some of the sides' lines followed past them in it. A side that
+    follows no straight edge is looked for again on the card's rim (the outline search's
+    guess may lie a few percent off a faint edge)."""
+    h, w = frame.shape[:2]
+    if not ((quad >= 0).all() and (quad[:, 0] <= w - 1).all() and (quad[:, 1] <= h - 1).all()):
+        return False  # a corner out of the picture: not the whole card
     own = own_edges(frame, quad)
-    return min(own.straight) >= OWN_STRAIGHT and max(own.beyond) < OWN_BEYOND
+    if max(own.beyond) >= OWN_BEYOND:
+        return False
+    if min(own.straight) < OWN_STRAIGHT:
+        own = own_edges(frame, snap_to_rim(frame, quad))
+    return (min(own.straight) >= OWN_STRAIGHT and max(own.beyond) < OWN_BEYOND
+            and sum(b >= 0 for b in own.beyond) >= OWN_SEEN)
 
 
 def _passes(score: tuple[float, float]) -> bool:

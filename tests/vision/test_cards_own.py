@@ -9,7 +9,9 @@ import pytest
 
 from tests.vision import cards_support as cs
 from vision.cards_own import own_edges
-from vision.cards_single import EDGE_CONTRAST, _edge_score, _passes, _whole_cards, is_own
+from vision.cards_rim import snap_to_rim
+from vision.cards_single import (EDGE_CONTRAST, _edge_score, _passes, _whole_cards, is_own,
+                                 on_rim)
 from vision.deck import DEFAULT_ASPECT
 
 CHECK = 40  # pixels of one square of the checked cloth
@@ -75,3 +77,11 @@ def test_own_edges_refuses_bad_input():
         own_edges(np.zeros((10, 10), np.uint8), np.zeros((4, 2)))
     with pytest.raises(ValueError, match="quad"):
         own_edges(np.zeros((10, 10, 3), np.uint8), np.zeros((3, 2)))
+
+
+@pytest.mark.parametrize("angle,below", [(2, 335), (-2, 338)])
+def test_a_side_is_not_put_on_a_grid_line_beside_the_card(angle, below):
+    truth = cs.card_corners((500, below), 260, angle)  # its lower side near a grid line
+    frame = cs.place(checked_cloth(), cs.faces()["act-drop"], truth)
+    assert np.abs(snap_to_rim(frame, truth) - truth).max() > 10  # the rim search goes to it
+    assert np.abs(on_rim(frame, truth) - truth).max() < 2.0  # the line runs on: not taken
