@@ -36,6 +36,8 @@ FACE_HEIGHT = 400  # pixels of a saved face's long side (as vision.deck.rectifie
 #: an outline further off is a printed frame or a misfit, and the capture is refused.
 SHAPE_MISFIT = 0.05
 TURN_PEERS = 40  # faces already taught that a new one is turned to lie like
+UNCLEAR_EDGE = ("I cannot make out the card's edge: put it on a plain part of the table, "
+                "away from other things, and try again.")
 
 
 class NoCardInView(NotNow):
@@ -159,10 +161,13 @@ def find_one_card(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarr
     :raises NoCardInView: no whole card is found.
     :raises TooManyCards: two or more are.
     """
-    from vision.cards_single import whole_cards
+    from vision.cards_single import search_cards
     from vision.deck import DEFAULT_ASPECT
 
-    cards = whole_cards(frame, DEFAULT_ASPECT if aspect is None else aspect)
+    search = search_cards(frame, DEFAULT_ASPECT if aspect is None else aspect)
+    cards = search.cards
+    if not cards and search.edged:  # outlines along a pattern, none a card's own edges
+        raise NoCardInView(UNCLEAR_EDGE)
     if not cards:
         raise NoCardInView("No card in view: put one card face up under the camera.")
     if len(cards) > 1:
@@ -186,8 +191,7 @@ def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
     quad = on_rim(frame, card_outline(frame, find_one_card(frame, aspect=aspect)))
     deck_aspect = DEFAULT_ASPECT if aspect is None else aspect
     if view_misfit(quad, deck_aspect, frame.shape) > SHAPE_MISFIT:  # seen in perspective
-        raise NoCardInView("I cannot make out the card's edge: put it on a plain part of "
-                           "the table, away from other things, and try again.")
+        raise NoCardInView(UNCLEAR_EDGE)
     sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
     width = (sides[0] + sides[2]) / 2
     height = max((sides[1] + sides[3]) / 2, 1.0)

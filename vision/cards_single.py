@@ -20,6 +20,8 @@ and fails, though the card is plainly there.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from vision.cards_face import find_face_outline
@@ -44,13 +46,35 @@ OWN_STRAIGHT, OWN_BEYOND = 0.5, 0.5
 OWN_SEEN = 2  # sides whose line can be followed past the corners in the picture, at least
 
 
+@dataclass(frozen=True)
+class CardSearch:
+    """What the search of a teaching capture found.
+
+    Attributes
+    ----------
+    cards : tuple of ndarray of shape (4, 2), float32
+        The whole cards' outlines (x, y), one per card.
+    edged : bool
+        Some outline showed a colour change all round (a card, or a made-up outline on
+        a patterned table that is not one): with no card, the edge is what is unclear.
+    """
+
+    cards: tuple[np.ndarray, ...]
+    edged: bool
+
+
 def whole_cards(frame: np.ndarray, aspect: float) -> list[np.ndarray]:
     """The outlines of the whole cards in ``frame`` (BGR uint8), one (4, 2) array each.
 
     ``aspect`` is the deck's width / height (a printed art box inside a card loses to the
     outline around it that has this shape).
     """
-    return _whole_cards(frame, find_card_quads(frame, aspect), EDGE_CONTRAST, aspect)
+    return list(search_cards(frame, aspect).cards)
+
+
+def search_cards(frame: np.ndarray, aspect: float) -> CardSearch:
+    """:func:`whole_cards`, and whether any outline showed an edge all round."""
+    return _search(frame, find_card_quads(frame, aspect), EDGE_CONTRAST, aspect)
 
 
 def card_outline(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -69,19 +93,27 @@ def on_rim(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 def _whole_cards(frame: np.ndarray, quads: list[np.ndarray], contrast: float,
                  aspect: float) -> list[np.ndarray]:
+    """The whole cards of :func:`_search`."""
+    return list(_search(frame, quads, contrast, aspect).cards)
+
+
+def _search(frame: np.ndarray, quads: list[np.ndarray], contrast: float,
+            aspect: float) -> CardSearch:
     """The hypotheses with an edge all round, one per card. Of outlines nested in one
     another the clearest wins, and of equally clear ones the outermost, since a card's
     printed frames have edges all round too (a made-up outline on a patterned table
     around the card rarely shows an edge at every point). But a clear printed frame
     (an art box) loses to an outline around it that has the deck's shape."""
     scored = [(_edge_score(frame, quad, contrast), quad) for quad in quads]
+    edged = any(_passes(score) for score, _ in scored)
     cards = _cards(frame, scored, aspect)
     if not cards:  # the few that nearly pass, put on the card's rim and tested again
         near = sorted((p for p in scored if p[0][0] >= RESCUE_SHARE), key=lambda p: -p[0][0])
         snapped = [snap_to_rim(frame, quad) for _, quad in near[:RESCUE_TRIES]]
-        cards = _cards(frame, [(_edge_score(frame, quad, contrast), quad) for quad in snapped],
-                       aspect)
-    return cards
+        rescored = [(_edge_score(frame, quad, contrast), quad) for quad in snapped]
+        edged = edged or any(_passes(score) for score, _ in rescored)
+        cards = _cards(frame, rescored, aspect)
+    return CardSearch(tuple(cards), edged)
 
 
 def _cards(frame: np.ndarray, scored: list[tuple[tuple[float, float], np.ndarray]],

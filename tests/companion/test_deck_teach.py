@@ -138,6 +138,15 @@ def test_no_card_and_two_cards_are_refused_with_a_sentence():
     assert issubclass(NoCardInView, NotNow) and issubclass(TooManyCards, NotNow)  # 409
 
 
+def test_a_checked_cloth_alone_is_no_card_and_the_sentence_names_the_edge():
+    from tests.vision.test_cards_own import checked_cloth
+
+    # its squares have an edge all round, but their lines run on: no card, not "I see 9"
+    with pytest.raises(NoCardInView, match="^I cannot make out the card's edge: put it on "
+                                           "a plain part of the table"):
+        find_one_card(checked_cloth(seed=2))
+
+
 def test_settled_frame_waits_for_still_pictures():
     moving = [cs.table(seed=k) for k in range(4)]
     still = one_card("num-3", seed=9)
