@@ -104,6 +104,16 @@ def test_an_outline_of_another_shape_in_the_same_view_is_still_a_misfit():
     assert misfit(1.0) > 0.15 and misfit(0.55) > 0.08  # a square, a narrow slip: refused
 
 
+def test_an_outline_a_little_wider_than_the_decks_cards_is_refused():
+    # an art box with three sides on the card's edge read 0.046 off the deck's shape
+    wide = oblique_corners((0.0, 0.0), 0, aspect=0.755)  # flat, under the camera
+    frame = cs.place(cs.table(seed=8), cs.faces()["act-five"], wide)
+    with pytest.raises(NoCardInView, match="^I cannot make out the card's edge"):
+        card_image(frame)
+    card_image(cs.place(cs.table(seed=8), cs.faces()["act-five"],
+                        oblique_corners((0.0, 0.0), 0)))  # the deck's own shape is taken
+
+
 @pytest.mark.parametrize("art,angle", [("act-draw", -30), ("num-2", 100), ("rune-star", 5)])
 def test_a_capture_is_cut_on_the_cards_edge_not_its_shadow_or_printed_frame(art, angle):
     from tests.vision.test_cards_rim import pale_table, with_shadow
