@@ -44,6 +44,10 @@ RESCUE_TRIES, RESCUE_SHARE = 3, 0.7
 #: line shows an edge past the corners on less than ``OWN_BEYOND`` of the profiles there.
 OWN_STRAIGHT, OWN_BEYOND = 0.5, 0.5
 OWN_SEEN = 2  # sides whose line can be followed past the corners in the picture, at least
+#: A side with no straight edge near it is looked for again on the card's rim, for outlines
+#: under this share of the picture (a card is seen with table round it; the rim search of an
+#: outline as large as the picture costs some 0.7 s).
+OWN_RETRY = 0.25
 
 
 @dataclass(frozen=True)
@@ -107,11 +111,11 @@ def _search(frame: np.ndarray, quads: list[np.ndarray], contrast: float,
     scored = [(_edge_score(frame, quad, contrast), quad) for quad in quads]
     edged = any(_passes(score) for score, _ in scored)
     cards = _cards(frame, scored, aspect)
-    if not cards:  # the few that nearly pass, put on the card's rim and tested again
+    if not edged:  # the few that nearly pass, put on the card's rim and tested again
         near = sorted((p for p in scored if p[0][0] >= RESCUE_SHARE), key=lambda p: -p[0][0])
         snapped = [snap_to_rim(frame, quad) for _, quad in near[:RESCUE_TRIES]]
         rescored = [(_edge_score(frame, quad, contrast), quad) for quad in snapped]
-        edged = edged or any(_passes(score) for score, _ in rescored)
+        edged = any(_passes(score) for score, _ in rescored)
         cards = _cards(frame, rescored, aspect)
     return CardSearch(tuple(cards), edged)
 
@@ -143,7 +147,7 @@ def is_own(frame: np.ndarray, quad: np.ndarray) -> bool:
     own = own_edges(frame, quad)
     if max(own.beyond) >= OWN_BEYOND:
         return False
-    if min(own.straight) < OWN_STRAIGHT:
+    if min(own.straight) < OWN_STRAIGHT and quad_area(quad) < OWN_RETRY * h * w:
         own = own_edges(frame, snap_to_rim(frame, quad))
     return (min(own.straight) >= OWN_STRAIGHT and max(own.beyond) < OWN_BEYOND
             and sum(b >= 0 for b in own.beyond) >= OWN_SEEN)
