@@ -173,8 +173,8 @@ def find_one_card(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarr
         raise NoCardInView(UNCLEAR_EDGE)
     if not cards:
         raise NoCardInView("No card in view: put one card face up under the camera.")
-    if len(cards) > 1:
-        raise TooManyCards(f"I see {len(cards)} cards; show one at a time.")
+    if len(cards) + search.doubtful > 1:  # a card whose edge is less clear counts here too
+        raise TooManyCards(f"I see {len(cards) + search.doubtful} cards; show one at a time.")
     return cards[0]
 
 

@@ -61,10 +61,15 @@ class CardSearch:
     edged : bool
         Some outline showed a colour change all round (a card, or a made-up outline on
         a patterned table that is not one): with no card, the edge is what is unclear.
+    doubtful : int
+        Outlines apart from the cards (none inside another) with a colour change all
+        round whose sides do not run on past their corners, but are not all straight
+        edges: perhaps another card whose outline the search missed by a little.
     """
 
     cards: tuple[np.ndarray, ...]
     edged: bool
+    doubtful: int = 0
 
 
 def whole_cards(frame: np.ndarray, aspect: float) -> list[np.ndarray]:
@@ -110,14 +115,27 @@ def _search(frame: np.ndarray, quads: list[np.ndarray], contrast: float,
     (an art box) loses to an outline around it that has the deck's shape."""
     scored = [(_edge_score(frame, quad, contrast), quad) for quad in quads]
     edged = any(_passes(score) for score, _ in scored)
-    cards = _cards(frame, scored, aspect)
     if not edged:  # the few that nearly pass, put on the card's rim and tested again
         near = sorted((p for p in scored if p[0][0] >= RESCUE_SHARE), key=lambda p: -p[0][0])
         snapped = [snap_to_rim(frame, quad) for _, quad in near[:RESCUE_TRIES]]
-        rescored = [(_edge_score(frame, quad, contrast), quad) for quad in snapped]
-        edged = any(_passes(score) for score, _ in rescored)
-        cards = _cards(frame, rescored, aspect)
-    return CardSearch(tuple(cards), edged)
+        scored = [(_edge_score(frame, quad, contrast), quad) for quad in snapped]
+        edged = any(_passes(score) for score, _ in scored)
+    cards = _cards(frame, scored, aspect)
+    return CardSearch(tuple(cards), edged, _doubtful(frame, scored, cards) if cards else 0)
+
+
+def _doubtful(frame: np.ndarray, scored: list[tuple[tuple[float, float], np.ndarray]],
+              cards: list[np.ndarray]) -> int:
+    """How many passing outlines, apart from ``cards`` and from one another (the largest
+    first), do not run on past their corners (:attr:`CardSearch.doubtful`)."""
+    seen = list(cards)
+    for score, quad in sorted(scored, key=lambda p: -quad_area(p[1])):
+        if not _passes(score) or any(_inside(quad.mean(axis=0), c)
+                                     or _inside(c.mean(axis=0), quad) for c in seen):
+            continue
+        if max(own_edges(frame, quad).beyond) < OWN_BEYOND:
+            seen.append(quad)
+    return len(seen) - len(cards)
 
 
 def _cards(frame: np.ndarray, scored: list[tuple[tuple[float, float], np.ndarray]],

@@ -10,8 +10,8 @@ import pytest
 from tests.vision import cards_support as cs
 from vision.cards_own import own_edges
 from vision.cards_rim import snap_to_rim
-from vision.cards_single import (EDGE_CONTRAST, _edge_score, _passes, _whole_cards, is_own,
-                                 on_rim)
+from vision.cards_single import (EDGE_CONTRAST, _edge_score, _passes, _search, _whole_cards,
+                                 is_own, on_rim)
 from vision.deck import DEFAULT_ASPECT
 
 CHECK = 40  # pixels of one square of the checked cloth
@@ -85,3 +85,15 @@ def test_a_side_is_not_put_on_a_grid_line_beside_the_card(angle, below):
     frame = cs.place(checked_cloth(), cs.faces()["act-drop"], truth)
     assert np.abs(snap_to_rim(frame, truth) - truth).max() > 10  # the rim search goes to it
     assert np.abs(on_rim(frame, truth) - truth).max() < 2.0  # the line runs on: not taken
+
+
+def test_a_second_card_whose_outline_is_off_still_counts_as_another_card():
+    one = cs.card_corners((250, 360), 240, 15)
+    other = cs.card_corners((680, 360), 240, -20)
+    frame = cs.place(cs.place(stone(seed=4), cs.faces()["act-swap"], one),
+                     cs.faces()["rune-circle"], other)
+    tl, tr, br, bl = other
+    off = np.array([tl, tr, tr + 1.2 * (br - tr), tl + 1.2 * (bl - tl)], np.float32)
+    assert _passes(_edge_score(frame, off, EDGE_CONTRAST)) and not is_own(frame, off)
+    search = _search(frame, [one, off], EDGE_CONTRAST, DEFAULT_ASPECT)
+    assert len(search.cards) == 1 and search.doubtful == 1  # "I see 2 cards", not one saved
