@@ -5,6 +5,12 @@ that are whole cards (the colour changes across all four sides, as at a card's e
 rarely along a made-up outline on a patterned table); :func:`card_outline` fits the
 chosen one again on a crop around it and orders its corners as a portrait card's.
 
+A hypothesis that passes is a card only when it runs along a card's own edges
+(:func:`vision.cards_own.own_edges`): each side one straight edge that ends at the
+corners. Made-up outlines on a textured table (sides partly over stone or grain) or
+along a checked cloth's grid lines (which run on past the corners) pass the colour test
+and fail this one; it is asked only of the outlines that would be counted or taken.
+
 When no hypothesis passes, the few that nearly do are put on the card's rim
 (:func:`vision.cards_rim.snap_to_rim`) and tested again: the edge test probes a few
 pixels either side of the outline, so a hypothesis 2-5% off a card whose edge is faint
@@ -14,10 +20,13 @@ and fails, though the card is plainly there.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from vision.cards_face import find_face_outline
 from vision.cards_find import find_card_quads
+from vision.cards_own import own_edges
 from vision.cards_rim import snap_to_rim
 from vision.cards_view import true_aspects
 
@@ -31,6 +40,36 @@ FRAME_SHARE = 2.5  # a printed frame covers more than 1 / FRAME_SHARE of its car
 #: With no outline passing, this many of those with this share of edge points or more are
 #: put on the rim and tested again (each snap costs some 20-50 ms).
 RESCUE_TRIES, RESCUE_SHARE = 3, 0.7
+#: A card's side is a straight edge on this share of the profiles across it, and its
+#: line shows an edge past the corners on less than ``OWN_BEYOND`` of the profiles there.
+OWN_STRAIGHT, OWN_BEYOND = 0.5, 0.5
+OWN_SEEN = 2  # sides whose line can be followed past the corners in the picture, at least
+#: A side with no straight edge near it is looked for again on the card's rim, for outlines
+#: under this share of the picture (a card is seen with table round it; the rim search of an
+#: outline as large as the picture costs some 0.7 s).
+OWN_RETRY = 0.25
+
+
+@dataclass(frozen=True)
+class CardSearch:
+    """What the search of a teaching capture found.
+
+    Attributes
+    ----------
+    cards : tuple of ndarray of shape (4, 2), float32
+        The whole cards' outlines (x, y), one per card.
+    edged : bool
+        Some outline showed a colour change all round (a card, or a made-up outline on
+        a patterned table that is not one): with no card, the edge is what is unclear.
+    doubtful : int
+        Outlines apart from the cards (none inside another) with a colour change all
+        round whose sides do not run on past their corners, but are not all straight
+        edges: perhaps another card whose outline the search missed by a little.
+    """
+
+    cards: tuple[np.ndarray, ...]
+    edged: bool
+    doubtful: int = 0
 
 
 def whole_cards(frame: np.ndarray, aspect: float) -> list[np.ndarray]:
@@ -39,7 +78,12 @@ def whole_cards(frame: np.ndarray, aspect: float) -> list[np.ndarray]:
     ``aspect`` is the deck's width / height (a printed art box inside a card loses to the
     outline around it that has this shape).
     """
-    return _whole_cards(frame, find_card_quads(frame, aspect), EDGE_CONTRAST, aspect)
+    return list(search_cards(frame, aspect).cards)
+
+
+def search_cards(frame: np.ndarray, aspect: float) -> CardSearch:
+    """:func:`whole_cards`, and whether any outline showed an edge all round."""
+    return _search(frame, find_card_quads(frame, aspect), EDGE_CONTRAST, aspect)
 
 
 def card_outline(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -48,18 +92,55 @@ def card_outline(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return _upright(_refined(frame, quad))
 
 
+def on_rim(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """``quad`` with its sides put on the card's outer edge (:func:`vision.cards_rim.snap_to_rim`),
+    unless a side then follows a line that runs on past the corners (a checked cloth's
+    grid line beside the card's edge): then ``quad`` as it was."""
+    snapped = snap_to_rim(frame, quad)
+    return snapped if max(own_edges(frame, snapped).beyond) < OWN_BEYOND else quad
+
+
 def _whole_cards(frame: np.ndarray, quads: list[np.ndarray], contrast: float,
                  aspect: float) -> list[np.ndarray]:
+    """The whole cards of :func:`_search`."""
+    return list(_search(frame, quads, contrast, aspect).cards)
+
+
+def _search(frame: np.ndarray, quads: list[np.ndarray], contrast: float,
+            aspect: float) -> CardSearch:
     """The hypotheses with an edge all round, one per card. Of outlines nested in one
     another the clearest wins, and of equally clear ones the outermost, since a card's
     printed frames have edges all round too (a made-up outline on a patterned table
     around the card rarely shows an edge at every point). But a clear printed frame
     (an art box) loses to an outline around it that has the deck's shape."""
     scored = [(_edge_score(frame, quad, contrast), quad) for quad in quads]
-    if not any(_passes(score) for score, _ in scored):
+    edged = any(_passes(score) for score, _ in scored)
+    if not edged:  # the few that nearly pass, put on the card's rim and tested again
         near = sorted((p for p in scored if p[0][0] >= RESCUE_SHARE), key=lambda p: -p[0][0])
         snapped = [snap_to_rim(frame, quad) for _, quad in near[:RESCUE_TRIES]]
         scored = [(_edge_score(frame, quad, contrast), quad) for quad in snapped]
+        edged = any(_passes(score) for score, _ in scored)
+    cards = _cards(frame, scored, aspect)
+    return CardSearch(tuple(cards), edged, _doubtful(frame, scored, cards) if cards else 0)
+
+
+def _doubtful(frame: np.ndarray, scored: list[tuple[tuple[float, float], np.ndarray]],
+              cards: list[np.ndarray]) -> int:
+    """How many passing outlines, apart from ``cards`` and from one another (the largest
+    first), do not run on past their corners (:attr:`CardSearch.doubtful`)."""
+    seen = list(cards)
+    for score, quad in sorted(scored, key=lambda p: -quad_area(p[1])):
+        if not _passes(score) or any(_inside(quad.mean(axis=0), c)
+                                     or _inside(c.mean(axis=0), quad) for c in seen):
+            continue
+        if max(own_edges(frame, quad).beyond) < OWN_BEYOND:
+            seen.append(quad)
+    return len(seen) - len(cards)
+
+
+def _cards(frame: np.ndarray, scored: list[tuple[tuple[float, float], np.ndarray]],
+           aspect: float) -> list[np.ndarray]:
+    """The passing outlines of ``scored`` (edge score, outline) that are cards, one each."""
     passing = [(score[0] >= EDGE_CLEAR, quad_area(quad), quad)
                for score, quad in scored if _passes(score)]
     passing.sort(key=lambda p: (-p[0], -p[1]))
@@ -67,8 +148,27 @@ def _whole_cards(frame: np.ndarray, quads: list[np.ndarray], contrast: float,
     for _, _, quad in passing:
         if any(_inside(quad.mean(axis=0), c) or _inside(c.mean(axis=0), quad) for c in cards):
             continue  # an outline inside a card already counted (or around it)
-        cards.append(quad)
-    return [_outer_card(c, [q for _, _, q in passing], aspect) for c in cards]
+        if is_own(frame, quad):
+            cards.append(quad)
+    return [_outer_card(frame, c, [q for _, _, q in passing], aspect) for c in cards]
+
+
+def is_own(frame: np.ndarray, quad: np.ndarray) -> bool:
+    """True when ``quad`` runs along a card's own edges: every side a straight edge that
+    does not run on past the corners (:func:`vision.cards_own.own_edges`), the corners in
+    the picture and some of the sides' lines followed past them in it. A side that
+    follows no straight edge is looked for again on the card's rim (the outline search's
+    guess may lie a few percent off a faint edge)."""
+    h, w = frame.shape[:2]
+    if not ((quad >= 0).all() and (quad[:, 0] <= w - 1).all() and (quad[:, 1] <= h - 1).all()):
+        return False  # a corner out of the picture: not the whole card
+    own = own_edges(frame, quad)
+    if max(own.beyond) >= OWN_BEYOND:
+        return False
+    if min(own.straight) < OWN_STRAIGHT and quad_area(quad) < OWN_RETRY * h * w:
+        own = own_edges(frame, snap_to_rim(frame, quad))
+    return (min(own.straight) >= OWN_STRAIGHT and max(own.beyond) < OWN_BEYOND
+            and sum(b >= 0 for b in own.beyond) >= OWN_SEEN)
 
 
 def _passes(score: tuple[float, float]) -> bool:
@@ -76,14 +176,17 @@ def _passes(score: tuple[float, float]) -> bool:
     return score[0] >= EDGE_SHARE and score[1] >= EDGE_SIDE
 
 
-def _outer_card(card: np.ndarray, passing: list[np.ndarray], aspect: float) -> np.ndarray:
+def _outer_card(frame: np.ndarray, card: np.ndarray, passing: list[np.ndarray],
+                aspect: float) -> np.ndarray:
     """``card``, or the passing outline around it whose shape is much nearer the deck's
-    (``card`` was then a frame printed inside the card)."""
+    (``card`` was then a frame printed inside the card), if that runs along a card's own
+    edges."""
     best, best_misfit = card, shape_misfit(card, aspect)
     for quad in passing:
         misfit = shape_misfit(quad, aspect)
         if (1.15 * quad_area(card) < quad_area(quad) < FRAME_SHARE * quad_area(card)
-                and _inside(card.mean(axis=0), quad) and misfit < best_misfit - SHAPE_GAIN):
+                and _inside(card.mean(axis=0), quad) and misfit < best_misfit - SHAPE_GAIN
+                and is_own(frame, quad)):
             best, best_misfit = quad, misfit
     return best
 

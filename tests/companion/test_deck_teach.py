@@ -104,6 +104,16 @@ def test_an_outline_of_another_shape_in_the_same_view_is_still_a_misfit():
     assert misfit(1.0) > 0.15 and misfit(0.55) > 0.08  # a square, a narrow slip: refused
 
 
+def test_an_outline_a_little_wider_than_the_decks_cards_is_refused():
+    # an art box with three sides on the card's edge read 0.046 off the deck's shape
+    wide = oblique_corners((0.0, 0.0), 0, aspect=0.755)  # flat, under the camera
+    frame = cs.place(cs.table(seed=8), cs.faces()["act-five"], wide)
+    with pytest.raises(NoCardInView, match="^I cannot make out the card's edge"):
+        card_image(frame)
+    card_image(cs.place(cs.table(seed=8), cs.faces()["act-five"],
+                        oblique_corners((0.0, 0.0), 0)))  # the deck's own shape is taken
+
+
 @pytest.mark.parametrize("art,angle", [("act-draw", -30), ("num-2", 100), ("rune-star", 5)])
 def test_a_capture_is_cut_on_the_cards_edge_not_its_shadow_or_printed_frame(art, angle):
     from tests.vision.test_cards_rim import pale_table, with_shadow
@@ -136,6 +146,15 @@ def test_no_card_and_two_cards_are_refused_with_a_sentence():
     with pytest.raises(TooManyCards, match=r"^I see 2 cards; show one at a time\.$"):
         find_one_card(two_cards())
     assert issubclass(NoCardInView, NotNow) and issubclass(TooManyCards, NotNow)  # 409
+
+
+def test_a_checked_cloth_alone_is_no_card_and_the_sentence_names_the_edge():
+    from tests.vision.test_cards_own import checked_cloth
+
+    # its squares have an edge all round, but their lines run on: no card, not "I see 9"
+    with pytest.raises(NoCardInView, match="^I cannot make out the card's edge: put it on "
+                                           "a plain part of the table"):
+        find_one_card(checked_cloth(seed=2))
 
 
 def test_settled_frame_waits_for_still_pictures():
