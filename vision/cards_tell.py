@@ -174,21 +174,35 @@ def _fit(area: np.ndarray, ref: np.ndarray, weight: np.ndarray) -> float:
     return float(np.nan_to_num(scores).max())
 
 
-TOLD_KEPT = 48  # pairs of references whose telling pixels are kept (~0.3 MB each, 1.2 sharp)
+#: Bytes of telling pixels kept per bank (the laid reference's lightness and the difference,
+#: 8 bytes a pixel: 0.14 MB a fine pair, 0.56 MB a sharp one; the 92 pairs duelled over the
+#: 30 bench frames take 10 MB); the least recently used pair is dropped first.
+TOLD_BYTES = 16 << 20
 _TOLD: dict[int, tuple[object, dict[tuple, tuple[np.ndarray, np.ndarray] | None]]] = {}
 
 
 def telling_of(bank: object, i: int, j: int, ref_a: np.ndarray, ref_b: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray] | None:
     """:func:`telling` of references ``i`` and ``j`` of ``bank`` (indices with their turn),
-    ``ref_a`` and ``ref_b`` at their size, computed once per pair and size."""
+    ``ref_a`` and ``ref_b`` at their size, computed once per pair and size while kept; the
+    laid reference is its lightness only (h, w, 1), all the duels read."""
     memo = bank_memo(_TOLD, bank)
     key = (i, j, ref_a.shape)
-    if key not in memo:
-        if len(memo) >= TOLD_KEPT:
-            memo.clear()
-        memo[key] = telling(ref_a, ref_b)
-    return memo[key]
+    if key in memo:
+        memo[key] = memo.pop(key)  # now the most recently used (a dict keeps its order)
+        return memo[key]
+    told = telling(ref_a, ref_b)
+    if told is not None:
+        told = np.ascontiguousarray(told[0][:, :, :1]), told[1]
+    memo[key] = told
+    while len(memo) > 1 and sum(_nbytes(v) for v in memo.values()) > TOLD_BYTES:
+        del memo[next(iter(memo))]  # the least recently used
+    return told
+
+
+def _nbytes(told: tuple[np.ndarray, np.ndarray] | None) -> int:
+    """Bytes held by one answer of :func:`telling_of`."""
+    return 0 if told is None else told[0].nbytes + told[1].nbytes
 
 
 def bank_memo(store: dict, bank: object) -> dict:

@@ -7,9 +7,10 @@ import cv2
 import numpy as np
 
 from tests.vision import cards_support as cs
+from vision import cards_tell
 from vision.cards_match import DUEL_LEVEL, FINE_BLUR, canonical_size, features
 from vision.cards_name import _duel as naming_duel
-from vision.cards_tell import TELL_LEVEL, tell_parts, telling
+from vision.cards_tell import TELL_LEVEL, tell_parts, telling, telling_of
 
 MARGIN = 0.04
 FINE = canonical_size(252 / 352)[1]  # (height, width) of the fine features
@@ -86,3 +87,47 @@ def test_a_duel_whose_telling_parts_disagree_is_unsure():
     margin, _ = naming_duel({"a": (mixed, a), "b": (mixed, b)}, {"a": seen, "b": seen},
                             "a", "b", MARGIN, 0.0, told)
     assert margin == 0.0
+
+
+def test_the_memo_of_telling_pixels_drops_only_the_least_recently_used_pair(monkeypatch):
+    # room for two pairs: the pair used again is kept when a third comes, the other goes
+    faces = cs.faces()
+    words = ("bank", "bark", "draw", "drop", "fire", "five")  # three look-alike pairs
+    refs = [_fine(faces[f"act-{word}"]) for word in words]
+    computed = []
+
+    def counted(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        computed.append((a, b))
+        return telling(a, b)
+
+    monkeypatch.setattr(cards_tell, "telling", counted)
+    bank = object()
+    first = telling_of(bank, 0, 1, refs[0], refs[1])
+    assert first is not None
+    monkeypatch.setattr(cards_tell, "TOLD_BYTES", 2 * (first[0].nbytes + first[1].nbytes))
+    assert telling_of(bank, 2, 3, refs[2], refs[3]) is not None
+    assert telling_of(bank, 0, 1, refs[0], refs[1]) is first  # kept, and now the most recent
+    # a third pair: (2, 3) is the least recently used
+    assert telling_of(bank, 4, 5, refs[4], refs[5]) is not None
+    assert len(computed) == 3
+    assert telling_of(bank, 0, 1, refs[0], refs[1]) is first
+    assert len(computed) == 3
+    telling_of(bank, 2, 3, refs[2], refs[3])
+    assert len(computed) == 4
+
+
+def test_the_memo_keeps_what_the_duels_read_bit_for_bit():
+    # the laid reference's lightness only, and the same values as :func:`telling` gives
+    faces = cs.faces()
+    a, b = _fine(faces["act-bank"]), _fine(faces["act-bark"])
+    whole = telling(a, b)
+    kept = telling_of(object(), 0, 1, a, b)
+    assert whole is not None and kept is not None
+    assert kept[0].shape == a.shape[:2] + (1,) and kept[0].flags.c_contiguous
+    assert np.array_equal(kept[0][:, :, 0], whole[0][:, :, 0])
+    assert np.array_equal(kept[1], whole[1])
+    seen = np.ones(a.shape[:2], bool)
+    query = _fine(_photographed(faces["act-bark"], stretch=1.02, gamma=0.9, seed=3))
+    assert cards_tell.tell_duel(query, seen, a, *kept)[0] == \
+        cards_tell.tell_duel(query, seen, a, *whole)[0]
+    assert tell_parts(query, seen, a, *kept) == tell_parts(query, seen, a, *whole)
