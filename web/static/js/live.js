@@ -157,6 +157,14 @@ function unsureText(unsure, name) {
   return "Unsure: " + unsure.map(([guess, other]) => name(guess) + (other ? " or " + name(other) : "") + "?").join(" · ");
 }
 
+/** "4 × Chocolate Chip · Wild" for a list of card ids: each id once, in the order first
+ *  seen, with its count when above one; `name(id)` says a card. */
+function countedText(ids, name) {
+  const counts = new Map();
+  for (const id of ids) counts.set(id, (counts.get(id) || 0) + 1);
+  return [...counts].map(([id, n]) => (n > 1 ? n + " × " : "") + name(id)).join(" · ");
+}
+
 /** Registries that per-game scripts fill: Panels[gameId](state, ctx) -> Node (scoreboard),
  *  HostControls[gameId](state, ctx) -> Node (host page). */
 const Panels = {};

@@ -41,9 +41,7 @@
 
   /** "4 × Chocolate Chip · Wild · Milk" for a list of card ids. */
   function handText(state, ids) {
-    const counts = new Map();
-    for (const id of ids) counts.set(id, (counts.get(id) || 0) + 1);
-    return [...counts].map(([id, n]) => (n > 1 ? n + " × " : "") + cardName(state, id)).join(" · ");
+    return countedText(ids, (id) => cardName(state, id));
   }
 
   function claim(state, send) {
