@@ -15,8 +15,9 @@ import numpy as np
 from vision.dice_faces import CLASS_NAMES, NONE, Face
 
 
-def foreshortened_marks(faces: list[Face], side: float, *, reach: float = 1.25, shade: float = 0.8,
-               least_aspect: float = 1.4, max_turn: float = 30.0) -> set[int]:
+def foreshortened_marks(faces: list[Face], side: float, *, reach: float = 1.25,
+                        shade: float = 0.8, least_aspect: float = 1.4,
+                        max_turn: float = 30.0) -> set[int]:
     """Ids of the plain coloured faces (no mark, no light body) that are the mark of a
     side face of a light die whose top mark (a face with a light ``body``) of the same
     colour lies within ``reach`` dice (``side`` a die's edge): under ``shade`` times its
