@@ -97,11 +97,11 @@ class Server:
         self._server.task_dispatcher.shutdown(timeout=timeout)
         here = threading.current_thread() is loop_thread
         if loop_thread is None or here or self._done.is_set():
-            wasyncore.close_all(self._map)
+            _close_all(self._map)
             return
         # Close every socket from the loop's own thread; the loop then finds its map empty.
         try:
-            self._server.trigger.pull_trigger(lambda: wasyncore.close_all(self._map))
+            self._server.trigger.pull_trigger(lambda: _close_all(self._map))
         except OSError:  # the loop ended meanwhile and closed the trigger itself
             pass
         if not self._done.wait(timeout):
@@ -112,6 +112,23 @@ class Server:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def _close_all(socket_map: dict[int, Any]) -> None:
+    """Close every socket in the map, and the unsent replies of every connection.
+
+    ``wasyncore.close_all`` closes only the sockets: a reply still queued on a connection
+    (a static file waitress sends from the open file, say) would keep its file open until
+    the garbage collector finds it. A connection's ``handle_close`` closes its queued
+    replies first, then its socket.
+    """
+    for dispatcher in list(socket_map.values()):
+        closer = dispatcher.handle_close if hasattr(dispatcher, "outbufs") else dispatcher.close
+        try:
+            closer()
+        except OSError:  # a socket the peer already closed
+            pass
+    socket_map.clear()
 
 
 def make_server(app: Any, host: str = "0.0.0.0", port: int = 8000, *,
