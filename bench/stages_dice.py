@@ -33,7 +33,7 @@ _STAGES = [
     ("vision.dice", "_blobs", "table model and foreground (_blobs)"),
     ("vision.dice", "cloth_grid", "cloth grid turn"),
     ("vision.dice", "_find_faces", "face finder (_find_faces)"),
-    ("vision.dice_faces", "face_candidates", "- face candidates"),
+    ("vision.dice_candidates", "face_candidates", "- face candidates"),
     ("vision.dice_runs", "bright_cores", "-- bright cores of the runs"),
     ("vision.dice_faces", "measure", "-- measuring candidates (and marks)"),
     ("vision.dice_faces", "finish", "-- corners, rings, edges (finish)"),

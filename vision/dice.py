@@ -27,6 +27,7 @@ import numpy as np
 import cv2
 
 from vision import dice_blobs as blobs_
+from vision import dice_candidates as cands_
 from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration
@@ -377,7 +378,7 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
     for x, y, bw, bh, _ in boxes:
         near[max(0, y - pad - y0):y + bh + pad - y0, max(0, x - pad - x0):x + bw + pad - x0] = 255
     edges = grad if lit is None else faces_.unclipped_gradient(grad, lit)  # (outlines)
-    found = faces_.face_candidates(cls, mask[roi], near, unlike, hsv, bgr, edges, (x0, y0),
+    found = cands_.face_candidates(cls, mask[roi], near, unlike, hsv, bgr, edges, (x0, y0),
                                    min_area, max_whole=2.5 * side * side, traced=(done := {}),
                                    shape=(params.max_aspect, params.min_fill), planes=planes,
                                    lit=lit)

@@ -8,7 +8,8 @@ import pytest
 import cv2
 
 from vision.dice import DiceParams
-from vision.dice_faces import GREEN, RED, class_map, face_candidates, gradient
+from vision.dice_candidates import face_candidates
+from vision.dice_faces import GREEN, RED, class_map, gradient
 from vision.dice_marks import find_marks
 from vision.dice_pick import is_table_like
 
