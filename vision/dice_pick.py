@@ -155,8 +155,10 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
     """Best-scoring top faces (or top marks), at most one per die (centres a die apart).
 
     ``drop`` tells candidates to leave out after the repeating patterns are found (e.g.
-    squares of a checkered cloth by the cloth's grid); ``cloth``, when given, holds the
-    colour classes of the table's dominant colours, the only ones its pattern can have.
+    squares of a checkered cloth by the cloth's grid), asked only of a candidate that no
+    better one of the same die came before (the same tops as asking all, for half the
+    asking); ``cloth``, when given, holds the colour classes of the table's dominant
+    colours, the only ones its pattern can have.
     """
     hyps: list[tuple[float, Face]] = []
     for f in faces + split_merged(faces, side):
@@ -183,11 +185,11 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
                | _side_marks([f for _, f in hyps], side)
                | _shaded_marks([f for _, f in hyps], faces, side)
                | foreshortened_marks([f for _, f in hyps], side))
-    hyps = [h for h in hyps if id(h[1]) not in pattern and not (drop and drop(h[1]))]
+    hyps = [h for h in hyps if id(h[1]) not in pattern]
     tops: list[Face] = []
     for _, f in sorted(hyps, key=lambda sf: sf[0], reverse=True):
-        if not any(_same_die(t, f, side) for t in tops):
-            tops.append(f)
+        if not any(_same_die(t, f, side) for t in tops) and not (drop and drop(f)):
+            tops.append(f)  # (``drop`` asked only here: a die's lesser faces never are)
     tops = [_clipped_core(t, faces) for t in tops]
     coloured = [t.centre for t in tops if not _uncoloured(t)]
     return [t for t in tops if not _uncoloured(t) or is_crisp_square(t) or all(

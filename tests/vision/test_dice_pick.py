@@ -186,3 +186,25 @@ def test_a_big_ragged_light_face_with_its_mark_off_its_middle_is_no_die():
     assert len(pick_tops([face(**{**run, "mark_off": 0.05})], 30.0, **kw)) == 1  # centred
     assert len(pick_tops([face(**{**run, "corners": 1.4})], 30.0, **kw)) == 1  # crisp
     assert len(pick_tops([face(**{**run, "area": 950.0})], 30.0, **kw)) == 1  # a die big
+
+
+def test_drop_is_asked_only_of_the_best_face_of_each_die():
+    # a top and a smaller, darker piece of the same die beside it, and a die apart: the
+    # drop test (cloth squares, coins, grain: costly) is asked of the two dice's best
+    # faces only, and a top it drops leaves its die's lesser face to stand in
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    top = face(value=200.0)
+    box = np.array([[116, 92], [128, 92], [128, 108], [116, 108]], np.float32)
+    piece = face(area=500.0, centre=(122.0, 100.0), box=box, aspect=1.33, value=120.0,
+                 corners=2.1)
+    apart = face(centre=(200.0, 100.0), box=top.box + [100, 0])
+    asked: list = []
+    tops = pick_tops([top, piece, apart], 30.0, **kw,
+                     drop=lambda f: asked.append(f) or False)
+    assert sorted(t.centre for t in tops) == [top.centre, apart.centre]
+    assert len(asked) == 2 and not any(f is piece for f in asked)
+    asked.clear()
+    tops = pick_tops([top, piece, apart], 30.0, **kw,
+                     drop=lambda f: asked.append(f) or f is top)
+    assert sorted(t.centre for t in tops) == [piece.centre, apart.centre]
+    assert any(f is piece for f in asked)
