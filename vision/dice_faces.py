@@ -152,7 +152,8 @@ def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
     planes: OpenCV copies a channel of ``hsv_roi`` on every call). With ``drop_plain`` an
     uncoloured (light, grey) face with neither pips nor a mark is None too: none is ever used."""
     (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
-    if min(rw, rh) < 2 or max(rw, rh) > shape[0] * min(rw, rh):
+    short, long_ = (rw, rh) if rw < rh else (rh, rw)
+    if short < 2 or long_ > shape[0] * short:
         return None  # a sliver: a side face or an edge, never a top face or a mark
     m = cv2.moments(cnt)  # (its m00 is the outline's area)
     fill = m["m00"] / ((rw + 1) * (rh + 1) - 1)
@@ -167,20 +168,21 @@ def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
     n_sel = cv2.countNonZero(sel)
     if n_sel == 0:
         return None
-    k = max(1, int(0.12 * min(rw, rh)))  # pips and marks sit inside, not on the rim
+    k = max(1, int(0.12 * short))  # pips and marks sit inside, not on the rim
     holes = cv2.subtract(cv2.erode(filled, _rect(2 * k + 1)), own)  # inside, not own
     n_in = max(1, cv2.countNonZero(filled))
     n_holes = cv2.countNonZero(holes)
     hole_share = n_holes / n_in
-    if (need_pips or drop_plain and code in (LIGHT, GREY)) and hole_share <= 0.02:
+    holed = hole_share > 0.02
+    plain = need_pips or drop_plain and (code == LIGHT or code == GREY)
+    if plain and not holed:
         return None
     crop = (slice(y, y + h), slice(x, x + w))
-    sat, vroi = (planes[1][crop], planes[2][crop]) if planes else (
-        hsv_roi[crop][..., 1], hsv_roi[crop][..., 2])
     agree = n_sel / n_in
-    pale = code == YELLOW and cv2.mean(sat, sel)[0] < 110
+    pale = code == YELLOW and cv2.mean(planes[1][crop] if planes else hsv_roi[crop][..., 1],
+                                       sel)[0] < 110
     mark, mark_off, spots = NONE, 0.0, ()
-    if (code in (LIGHT, GREY) or pale) and hole_share > 0.02:
+    if holed and (code == LIGHT or code == GREY or pale):
         # a light body (ivory under a warm lamp looks pale yellow) carries a coloured mark
         mark, share, at, spots = _mark(cls_roi[crop], holes, n_in, skip_yellow=pale)
         spots = tuple((c, sx + x + offset[0], sy + y + offset[1], share)
@@ -188,22 +190,24 @@ def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
         if mark != NONE:
             agree = share / max(1, n_holes)
             mark_off = float(np.hypot(at[0] + x - cx, at[1] + y - cy) / np.sqrt(n_in))
-    gain = 1.0 if lit is None else lit[1]  # (brightness before an exposure gain, on the
-    vroi = vroi if lit is None else lit[0][crop]  # gained scale but not clipped at white)
+    if lit is None:
+        gain, vroi = 1.0, planes[2][crop] if planes else hsv_roi[crop][..., 2]
+    else:  # brightness before an exposure gain, on the gained scale but not clipped
+        gain, vroi = lit[1], lit[0][crop]
     value = gain * cv2.mean(vroi, sel)[0]
-    pips = abs(gain * cv2.mean(vroi, holes)[0] - value) if hole_share > 0.02 else 0.0
-    if (need_pips or drop_plain and code in (LIGHT, GREY)) and mark == NONE and pips < 35:
+    pips = abs(gain * cv2.mean(vroi, holes)[0] - value) if holed else 0.0
+    if plain and mark == NONE and pips < 35:
         return None
-    max_hole = _max_hole(holes) / n_in if hole_share > 0.02 else 0.0
+    max_hole = _max_hole(holes) / n_in if holed else 0.0
     if need_pips and not _has_pips(hole_share, mark, max_hole, pips):
         return None
     box = cv2.boxPoints(((cx, cy), (rw, rh), ang)) + offset
-    bgr = tuple(float(c) for c in cv2.mean(bgr_roi[crop], sel)[:3])
+    b, g, r, _ = cv2.mean(bgr_roi[crop], sel)
     if m["m00"] > 0:
         cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
     return dict(cls=code, area=float(area), centre=(cx + offset[0], cy + offset[1]), box=box,
-                aspect=float(max(rw, rh) / min(rw, rh)), fill=float(fill),
-                value=value, holes=hole_share, mark=mark, agree=agree, bgr=bgr,
+                aspect=float(long_ / short), fill=float(fill),
+                value=value, holes=hole_share, mark=mark, agree=agree, bgr=(b, g, r),
                 pips=pips, max_hole=max_hole, mark_off=mark_off,
                 spots=spots if mark != NONE else (), hull=cnt, at=(cx, cy))
 
