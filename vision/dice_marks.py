@@ -37,7 +37,8 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
     ``lit`` is (the ROI's brightness before an exposure gain, the gain), when one was
     applied: brightness is measured on it (``dice_faces.measure``), not clipped at white.
     """
-    parts: list[dict] = []  # measured one by one, finished together
+    spots: list[tuple] = []  # (code, outline, mask, its spot) of each outline a mark may be
+    sizes = (min_area, max_side, min_side)
     value = hsv_roi[..., 2]
     near = None
     for code in (faces_.GREEN, faces_.YELLOW, faces_.RED):
@@ -50,38 +51,69 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
             if not cv2.countNonZero(mask):
                 continue
             contours = outer_contours(mask)
-        for cnt in contours:
-            parts += _mark_part(code, cnt, mask, cls_roi, value, hsv_roi, bgr_roi, grad,
-                                offset, (min_area, max_side, min_side), lit)
-        # a green mark on a light die lying on green felt: an island in the felt's run
-        for cnt in _islands(mask, contours, 2 * min_side):
-            parts += _mark_part(code, cnt, mask, cls_roi, value, hsv_roi, bgr_roi, grad,
-                                offset, (min_area, max_side, min_side), lit)
+        # (and a green mark on a light die lying on green felt: an island in the felt's run)
+        for cnt in (*contours, *_islands(mask, contours, 2 * min_side)):
+            spot = _spot(cnt, sizes) if len(cnt) > 2 else None  # (a point or a line: no area)
+            if spot is not None:
+                spots.append((code, cnt, mask, spot))
+    ringed = _ringed(cls_roi, [s[3] for s in spots])  # (most spots are not: all at once)
+    parts: list[dict] = []  # measured one by one, finished together
+    for (code, cnt, mask, spot), ok in zip(spots, ringed):
+        if ok:
+            parts += _mark_part(code, cnt, mask, spot, cls_roi, value, hsv_roi, bgr_roi,
+                                grad, offset, sizes, lit)
     return faces_.finish(parts, cls_roi, grad, offset)
 
 
-def _mark_part(code: int, cnt: np.ndarray, mask: np.ndarray, cls_roi: np.ndarray,
+def _spot(cnt: np.ndarray, sizes: tuple[float, float, float]
+          ) -> tuple[np.ndarray, float, float] | None:
+    """(centre (x, y), radius, area) of a coloured outline the size and shape of a mark
+    (``sizes`` are ``find_marks``'s (min_area, max_side, min_side)), else None."""
+    min_area, max_side, _ = sizes
+    x, y, w, h = cv2.boundingRect(cnt)
+    if w * h < 0.25 * min_area or max(w, h) > 0.8 * max_side or max(w, h) > 2.2 * min(w, h):
+        return None  # (an outline covers less than its box: too small, so no moments)
+    m = cv2.moments(cnt)
+    area = m["m00"]
+    if area < 0.25 * min_area:
+        return None
+    return np.array([m["m10"] / area, m["m01"] / area]), 0.5 * np.sqrt(area * 4 / np.pi), area
+
+
+def _ringed(cls_roi: np.ndarray, spots: list[tuple]) -> list[bool]:
+    """For each spot (centre (x, y), radius, area), whether the first three samples of 16
+    rays out of it are mostly light (``_body_side``'s first test, for all spots at once)."""
+    if not spots:
+        return []
+    h, w = cls_roi.shape
+    centres = np.array([c for c, _, _ in spots])
+    steps = np.array([r + 1.0 for _, r, _ in spots])[:, None] + _STEPS3  # (as np.arange's)
+    near = centres[:, None, None, :] + RAYS[None, :, None, :] * steps[:, None, :, None]
+    xs, ys = _pixels(near, w, h)
+    light = np.count_nonzero((cls_roi[ys, xs] == faces_.LIGHT).reshape(len(spots), -1), axis=1)
+    return (light >= 0.6 * xs[0].size).tolist()
+
+
+_STEPS3 = np.array([0.0, 1.0, 2.0])
+
+
+def _mark_part(code: int, cnt: np.ndarray, mask: np.ndarray,
+               spot: tuple[np.ndarray, float, float], cls_roi: np.ndarray,
                value: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
                grad: np.ndarray, offset: tuple[int, int],
                sizes: tuple[float, float, float], lit: tuple | None = None) -> list[dict]:
     """The measures (``dice_faces.measure``, with ``body``, ``body_value`` and
     ``near_ring``) of one coloured outline ``cnt`` of ``mask`` taken for a mark ringed by
-    a light body, as a list of one; empty when it is no such mark. ``value`` is the V
-    plane of ``hsv_roi``; ``sizes`` are ``find_marks``'s (min_area, max_side, min_side),
-    ``lit`` its brightness before the exposure gain and the gain."""
-    min_area, max_side, min_side = sizes
-    x, y, w, h = cv2.boundingRect(cnt)
-    if w * h < 0.25 * min_area or max(w, h) > 0.8 * max_side or max(w, h) > 2.2 * min(w, h):
-        return []  # (an outline covers less than its box: too small, so no moments)
-    m = cv2.moments(cnt)
-    area = m["m00"]
-    if area < 0.25 * min_area:
-        return []
-    radius = 0.5 * np.sqrt(area * 4 / np.pi)
-    centre = np.array([m["m10"] / area, m["m01"] / area])
+    a light body, as a list of one; empty when it is no such mark. ``spot`` is its
+    (centre, radius, area) (``_spot``); ``value`` is the V plane of ``hsv_roi``; ``sizes``
+    are ``find_marks``'s (min_area, max_side, min_side), ``lit`` its brightness before
+    the exposure gain and the gain."""
+    min_side = sizes[2]
+    centre, radius, area = spot
     body = _body_side(cls_roi, value, grad, centre, radius)
     if body is None or body < 0.5 * min_side or area < 0.04 * body * body:
         return []
+    x, y, w, h = cv2.boundingRect(cnt)
     hull = cv2.convexHull(cnt)
     part = faces_.measure(code, hull, float(area), mask[y:y + h, x:x + w], (x, y),
                           cls_roi, hsv_roi, bgr_roi, offset, lit=lit)

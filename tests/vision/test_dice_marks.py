@@ -95,3 +95,29 @@ def test_the_traces_face_candidates_hands_on_give_the_same_marks(outside):
     shared = find_marks(cls, hsv, patch, grad, near, (0, 0), 40.0, p.max_side, traced=traced)
     assert any(f.cls == RED and abs(f.centre[0] - 75) < 2 for f in alone)
     assert key(shared) == key(alone)
+
+
+def test_spots_are_asked_all_at_once_whether_a_light_body_rings_them():
+    # the rays' first test, taken for every spot of a frame at once, answers as the
+    # test each spot's own rays make (``_body_side``: None when not ringed); spots on a
+    # light body, on the table, half off the ROI and in a corner
+    from vision import dice_marks
+    from vision.dice_faces import LIGHT
+
+    rng = np.random.default_rng(7)
+    cls = np.zeros((120, 160), np.uint8)
+    cls[20:70, 30:90] = LIGHT  # a light body
+    cls[rng.random(cls.shape) < 0.08] = 0  # specks of shade in it
+    value = np.full(cls.shape, 200, np.uint8)
+    grad = np.zeros_like(value)
+    spots = [(np.array([60.0, 45.0]), 4.2, 55.0), (np.array([58.3, 40.6]), 6.9, 150.0),
+             (np.array([130.0, 100.0]), 4.0, 50.0), (np.array([2.0, 3.0]), 3.1, 30.0),
+             (np.array([35.5, 22.5]), 3.6, 40.0)]
+    ringed = dice_marks._ringed(cls, spots)
+    alone = [dice_marks._ringed(cls, [s])[0] for s in spots]
+    assert ringed == alone
+    assert ringed[:3] == [True, True, False]
+    for (centre, radius, _), ok in zip(spots, ringed):
+        if not ok:  # (a ringed spot may still run on: that is the later tests' answer)
+            assert dice_marks._body_side(cls, value, grad, centre, radius) is None
+    assert dice_marks._ringed(cls, []) == []
