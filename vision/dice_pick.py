@@ -188,10 +188,26 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
     for _, f in sorted(hyps, key=lambda sf: sf[0], reverse=True):
         if not any(_same_die(t, f, side) for t in tops):
             tops.append(f)
-    tops = [_clipped_core(t, faces) for t in tops]
+    tops = [_clipped_core(t, faces) for t in _uncut(tops, side, cloth or set())]
     coloured = [t.centre for t in tops if not _uncoloured(t)]
     return [t for t in tops if not _uncoloured(t) or is_crisp_square(t) or all(
         np.hypot(t.centre[0] - x, t.centre[1] - y) >= 1.6 * side for x, y in coloured)]
+
+
+def _is_ragged_plain(face: Face) -> bool:
+    """A face with no mark and no light body, more ragged than a die's rounded square."""
+    return face.mark == NONE and face.body == 0 and face.corners > 1.75
+
+
+def _uncut(tops: list[Face], side: float, cloth: set[int], *,
+           reach: float = 1.6) -> list[Face]:
+    """The tops but the ragged plain ones of one of the table's colour classes
+    (``cloth``) lying within ``reach`` dice of a top that is not ragged and plain: a
+    piece of the table that die's outline cuts off (a check, a patch of felt or wood
+    beside it), however big; the die's edge makes part of its outline crisp."""
+    clean = [t for t in tops if not _is_ragged_plain(t)]
+    return [t for t in tops if not (_is_ragged_plain(t) and t.cls in cloth) or all(
+        _gap(t, c) > reach * side for c in clean)]
 
 
 def _clipped_core(top: Face, faces: list[Face], *, lit: float = 0.75) -> Face:
