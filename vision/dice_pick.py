@@ -188,10 +188,28 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
     for _, f in sorted(hyps, key=lambda sf: sf[0], reverse=True):
         if not any(_same_die(t, f, side) for t in tops):
             tops.append(f)
+    tops += _lone_shaded(faces, tops, side, lambda f: f.edge >= min_edge and is_top_shaped(
+        replace(f, aspect=1.0), top_area, max_aspect=max_aspect, min_fill=min_fill) and not (
+        drop and drop(f)))
     tops = [_clipped_core(t, faces) for t in _uncut(tops, side, cloth or set())]
     coloured = [t.centre for t in tops if not _uncoloured(t)]
     return [t for t in tops if not _uncoloured(t) or is_crisp_square(t) or all(
         np.hypot(t.centre[0] - x, t.centre[1] - y) >= 1.6 * side for x, y in coloured)]
+
+
+def _lone_shaded(faces: list[Face], tops: list[Face], side: float,
+                 is_top: Callable[[Face], bool], *, reach: float = 1.5) -> list[Face]:
+    """Shaded bodies around a mark drawn out like a side face (``is_top_shaped`` leaves
+    them out) that lie clear of every top (``reach`` dice): a side face hangs from its
+    die's top, so one with none beside it is a top, drawn out by its own side face in
+    the same shade (a light die in a deep shadow). ``is_top`` tells a top's size, fill
+    and edge, whatever the aspect."""
+    out: list[Face] = []
+    for f in sorted(faces, key=score, reverse=True):
+        if (f.cls == GREY and f.mark != NONE and f.aspect > 1.45 and f.corners <= 1.9
+                and all(_gap(f, t) > reach * side for t in tops + out) and is_top(f)):
+            out.append(f)
+    return out
 
 
 def _is_ragged_plain(face: Face) -> bool:

@@ -117,6 +117,19 @@ def test_a_ragged_plain_piece_of_the_tables_colour_beside_a_die_is_cut_off_howev
     assert len(pick_tops([top, far], 30.0, cloth={RED}, **kw)) == 2
 
 
+def test_a_shaded_marked_body_drawn_out_with_no_top_beside_it_is_a_top():
+    # suite 0237, fresh render seed 6103 0067: a light die in a deep shadow shows its
+    # top and its side face in one grey, drawn out like a side face; a side face hangs
+    # from its die's top, so with no top beside it the body is the top
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    body = face(cls=GREY, mark=GREEN, bgr=(100.0, 104.0, 100.0), value=104.0, area=700.0,
+                box=_box(100.0, 100.0, 22.0, 33.0), aspect=1.5, corners=1.8, holes=0.25)
+    assert [colour_of(t)[0] for t in pick_tops([body], 30.0, **kw)] == ["green"]
+    # beside a top, the same body is that die's side face
+    top = face(centre=(100.0, 135.0), box=_box(100.0, 135.0, 30.0, 30.0))
+    assert [t.centre for t in pick_tops([body, top], 30.0, **kw)] == [top.centre]
+
+
 def _box(cx: float, cy: float, w: float, h: float) -> np.ndarray:
     return np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2],
                      [cx + w / 2, cy + h / 2], [cx - w / 2, cy + h / 2]], np.float32)
