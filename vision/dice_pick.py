@@ -205,9 +205,10 @@ def _lone_shaded(faces: list[Face], tops: list[Face], side: float,
     the same shade (a light die in a deep shadow). ``is_top`` tells a top's size, fill
     and edge, whatever the aspect."""
     out: list[Face] = []
-    for f in sorted(faces, key=score, reverse=True):
-        if (f.cls == GREY and f.mark != NONE and f.aspect > 1.45 and f.corners <= 1.9
-                and all(_gap(f, t) > reach * side for t in tops + out) and is_top(f)):
+    drawn = [f for f in faces if f.cls == GREY and f.mark != NONE and f.aspect > 1.45
+             and f.corners <= 1.9]
+    for f in sorted(drawn, key=score, reverse=True):
+        if all(_gap(f, t) > reach * side for t in tops + out) and is_top(f):
             out.append(f)
     return out
 
