@@ -188,10 +188,10 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
     for _, f in sorted(hyps, key=lambda sf: sf[0], reverse=True):
         if not any(_same_die(t, f, side) for t in tops):
             tops.append(f)
-    tops += _lone_shaded(faces, tops, side, lambda f: f.edge >= min_edge and is_top_shaped(
-        replace(f, aspect=1.0), top_area, max_aspect=max_aspect, min_fill=min_fill) and not (
-        drop and drop(f)))
-    tops = [_clipped_core(t, faces) for t in _uncut(tops, side, cloth or set())]
+    tops = [_clipped_core(t, faces) for t in tops]
+    tops = _uncut(tops + _lone_shaded(faces, tops, side, lambda f: f.edge >= min_edge and (
+        is_top_shaped(replace(f, aspect=1.0), top_area, max_aspect=max_aspect,
+                      min_fill=min_fill)) and not (drop and drop(f))), side, cloth or set())
     coloured = [t.centre for t in tops if not _uncoloured(t)]
     return [t for t in tops if not _uncoloured(t) or is_crisp_square(t) or all(
         np.hypot(t.centre[0] - x, t.centre[1] - y) >= 1.6 * side for x, y in coloured)]
