@@ -95,9 +95,10 @@ def _is_square(face: faces_.Face, grid: float | None, params: DiceParams, model:
     if face.body > 0:  # a coloured square ringed by light ones looks like a die's mark,
         # but it meets the squares of its colour at its corners: a mark the light body
         # rings all round is a light die's (as ``dice_pick.is_table_like``), whatever its
-        # turn (a round mark's rectangle lies at any turn, often the grid's)
-        return face.ring < 0.9 and is_table_colour(face.bgr, threshold=params.fg_threshold,
-                                                   model=model)
+        # turn (a round mark's rectangle lies at any turn, often the grid's), when that
+        # body is a die's size (glare whitens the squares around a square far wider)
+        return (face.ring < 0.9 or not pick.is_mark(face, side * side)) and is_table_colour(
+            face.bgr, threshold=params.fg_threshold, model=model)
     if face.mark != faces_.NONE:
         return _ragged_marked(face, params, model)
     return is_table_colour(face.bgr, threshold=1.6 * params.fg_threshold, model=model)

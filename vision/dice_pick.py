@@ -191,9 +191,44 @@ def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: fl
         if not any(_same_die(t, f, side) for t in tops) and not (drop and drop(f)):
             tops.append(f)  # (``drop`` asked only here: a die's lesser faces never are)
     tops = [_clipped_core(t, faces) for t in tops]
+    tops = _uncut(tops + _lone_shaded(faces, tops, side, lambda f: f.edge >= min_edge and (
+        is_top_shaped(replace(f, aspect=1.0), top_area, max_aspect=max_aspect,
+                      min_fill=min_fill)) and not (drop and drop(f))), side, cloth or set())
     coloured = [t.centre for t in tops if not _uncoloured(t)]
     return [t for t in tops if not _uncoloured(t) or is_crisp_square(t) or all(
         np.hypot(t.centre[0] - x, t.centre[1] - y) >= 1.6 * side for x, y in coloured)]
+
+
+def _lone_shaded(faces: list[Face], tops: list[Face], side: float,
+                 is_top: Callable[[Face], bool], *, reach: float = 1.5) -> list[Face]:
+    """Shaded bodies around a mark drawn out like a side face (``is_top_shaped`` leaves
+    them out) that lie clear of every top (``reach`` dice): a side face hangs from its
+    die's top, so one with none beside it is a top, drawn out by its own side face in
+    the same shade (a light die in a deep shadow). ``is_top`` tells a top's size, fill
+    and edge, whatever the aspect."""
+    out: list[Face] = []
+    drawn = [f for f in faces if f.cls == GREY and f.mark != NONE and f.aspect > 1.45
+             and f.corners <= 1.9]
+    for f in sorted(drawn, key=score, reverse=True):
+        if all(_gap(f, t) > reach * side for t in tops + out) and is_top(f):
+            out.append(f)
+    return out
+
+
+def _is_ragged_plain(face: Face) -> bool:
+    """A face with no mark and no light body, more ragged than a die's rounded square."""
+    return face.mark == NONE and face.body == 0 and face.corners > 1.75
+
+
+def _uncut(tops: list[Face], side: float, cloth: set[int], *,
+           reach: float = 1.6) -> list[Face]:
+    """The tops but the ragged plain ones of one of the table's colour classes
+    (``cloth``) lying within ``reach`` dice of a top that is not ragged and plain: a
+    piece of the table that die's outline cuts off (a check, a patch of felt or wood
+    beside it), however big; the die's edge makes part of its outline crisp."""
+    clean = [t for t in tops if not _is_ragged_plain(t)]
+    return [t for t in tops if not (_is_ragged_plain(t) and t.cls in cloth) or all(
+        _gap(t, c) > reach * side for c in clean)]
 
 
 def _clipped_core(top: Face, faces: list[Face], *, lit: float = 0.75) -> Face:

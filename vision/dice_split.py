@@ -144,15 +144,16 @@ def guess_side(raw: np.ndarray, luma: Callable[[], np.ndarray], *, min_side: flo
                max_side: float, split_above: float = 0.0) -> float:
     """Typical die edge length from the compact foreground blobs (``raw``, 0/255; ``luma``
     gives its brightness when asked): the size at which the dice this size or smaller hold
-    35% of the sum. A blob's short side must reach ``min_side`` and its long side stay within
-    0.9 ``max_side`` (pixels of ``raw``). When the blobs taken whole put the size above
+    35% of the sum. A blob's short side and the root of its area must reach ``min_side``
+    (a speck smaller than any die tells nothing of their size) and its long side stay
+    within 0.9 ``max_side`` (pixels of ``raw``). When the blobs taken whole put the size above
     ``split_above``, blocks of touching dice count as their dice (``seam_sides``): a
     frame whose dice all touch is guessed at twice their size (the caller shrinks frames
     of big dice; a smaller guess changes little)."""
     _, stats, _ = blob_stats(raw)
     bw, bh, area = stats[1:, 2], stats[1:, 3], stats[1:, 4]
     short, long_ = np.minimum(bw, bh), np.maximum(bw, bh)
-    ok = ((short >= min_side) & (long_ <= 0.9 * max_side)
+    ok = ((short >= min_side) & (long_ <= 0.9 * max_side) & (area >= min_side * min_side)
           & (long_ < 2.2 * short) & (area > 0.4 * bw * bh))
     x, y = stats[1:, 0], stats[1:, 1]
     inside = (x > 0) & (y > 0) & (x + bw < raw.shape[1]) & (y + bh < raw.shape[0])

@@ -160,3 +160,15 @@ def test_a_round_mark_of_the_checks_colour_ringed_by_its_body_is_a_light_dies():
                 body_value=210.0, pips=0.0, holes=0.0, corners=1.16)
     assert not is_cloth_square(ds.face(**mark, ring=1.0), 0.0, params, model, 20.0)
     assert is_cloth_square(ds.face(**mark, ring=0.75), 0.0, params, model, 20.0)
+
+
+def test_a_square_of_the_checks_colour_ringed_by_glare_far_wider_than_a_die_is_cloth():
+    # fresh render seed 6101 0092: glare whitens the checks all round a green square;
+    # the light ring around it measures a body 2.3 dice wide, no light die's
+    model = table_model(cv2.cvtColor(_check(0.0, 0)[::8, ::8], cv2.COLOR_BGR2YCrCb))
+    params = DiceParams()
+    square = np.array([[94, 94], [106, 94], [106, 106], [94, 106]], np.float32)  # at 0 deg
+    mark = dict(cls=RED, area=130.0, box=square, bgr=(60.0, 50.0, 200.0), ring=1.0,
+                body_value=210.0, pips=0.0, holes=0.0, corners=1.37)
+    assert is_cloth_square(ds.face(**mark, body=46.0), 0.0, params, model, 20.0)
+    assert not is_cloth_square(ds.face(**mark, body=21.0), 0.0, params, model, 20.0)

@@ -100,6 +100,36 @@ def test_a_smaller_ragged_face_lying_against_a_top_is_cut_off_by_it():
     assert len(pick_tops([top, square], 30.0, **kw)) == 2
 
 
+def test_a_ragged_plain_piece_of_the_tables_colour_beside_a_die_is_cut_off_however_big():
+    # fresh renders (seeds 6101 0009 and 0033, 6102 0067, 6103 0024): a patch of felt,
+    # wood or a check that a die's outline cuts off, bigger than the die's top: its
+    # outline is ragged where the table's is, crisp where the die's edge makes it
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    top = face(value=200.0)
+    box = _box(140.0, 100.0, 36.0, 40.0)
+    piece = face(cls=RED, bgr=(60.0, 60.0, 170.0), area=1100.0, centre=(140.0, 100.0),
+                 box=box, aspect=1.11, fill=0.7, value=150.0, corners=2.1, mark=0)
+    assert [t.cls for t in pick_tops([top, piece], 30.0, cloth={RED}, **kw)] == [GREEN]
+    # a colour the table has none of is no piece of it: a die lying against the other
+    assert len(pick_tops([top, piece], 30.0, cloth={YELLOW}, **kw)) == 2
+    # nor is one that lies clear of every die (other rules judge it)
+    far = face(**{**piece.__dict__, "centre": (220.0, 100.0), "box": box + [80.0, 0.0]})
+    assert len(pick_tops([top, far], 30.0, cloth={RED}, **kw)) == 2
+
+
+def test_a_shaded_marked_body_drawn_out_with_no_top_beside_it_is_a_top():
+    # suite 0237, fresh render seed 6103 0067: a light die in a deep shadow shows its
+    # top and its side face in one grey, drawn out like a side face; a side face hangs
+    # from its die's top, so with no top beside it the body is the top
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    body = face(cls=GREY, mark=GREEN, bgr=(100.0, 104.0, 100.0), value=104.0, area=700.0,
+                box=_box(100.0, 100.0, 22.0, 33.0), aspect=1.5, corners=1.8, holes=0.25)
+    assert [colour_of(t)[0] for t in pick_tops([body], 30.0, **kw)] == ["green"]
+    # beside a top, the same body is that die's side face
+    top = face(centre=(100.0, 135.0), box=_box(100.0, 135.0, 30.0, 30.0))
+    assert [t.centre for t in pick_tops([body, top], 30.0, **kw)] == [top.centre]
+
+
 def _box(cx: float, cy: float, w: float, h: float) -> np.ndarray:
     return np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2],
                      [cx + w / 2, cy + h / 2], [cx - w / 2, cy + h / 2]], np.float32)

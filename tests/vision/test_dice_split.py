@@ -10,7 +10,8 @@ from tests.vision import dice_support as ds
 from vision.dice import read_dice
 from vision.dice_faces import GREEN, LIGHT, RED, YELLOW, Face
 from vision.dice_piles import pile_dice
-from vision.dice_split import seam_pieces, seam_sides, several_marks, split_blocks, split_merged
+from vision.dice_split import (guess_side, seam_pieces, seam_sides, several_marks,
+                               split_blocks, split_merged)
 
 
 def _face(w: float, h: float, **kw) -> Face:
@@ -181,6 +182,20 @@ def test_the_die_size_guess_counts_a_block_as_its_dice():
     sides = seam_sides(stats, mask, luma)
     assert len(sides) == 4
     assert 28 <= sides[0] <= 36  # a die's edge (30) and its share of the seams, not 64
+
+
+def test_a_speck_smaller_than_any_die_does_not_set_the_die_size():
+    # fresh render seed 6101 0032: one die on a check, and beside it a speck of the
+    # check's edge 5 pixels wide but holding 14 of them; the die far bigger than the only
+    # other blob was taken for glare or a card, and the die size for the speck's
+    raw = np.zeros((240, 320), np.uint8)
+    cv2.rectangle(raw, (60, 100), (83, 123), 255, -1)  # the die's blob, 24 pixels
+    raw[200:205, 250:255] = 255
+    raw[200, 250:254] = 0
+    raw[201:204, 250] = 0
+    raw[204, 251:255] = 0  # a 5 x 5 speck of 14 pixels
+    side = guess_side(raw, lambda: raw, min_side=4.5, max_side=140.0)
+    assert 22 <= side <= 26
 
 
 def test_a_ragged_blob_is_not_split_whatever_its_lines():
