@@ -218,3 +218,32 @@ def test_the_tv_at_game_over_leaves_the_scores_room_for_names(browser, live_serv
     assert page.evaluate("document.documentElement.scrollHeight") <= height, "nobody scrolls a TV"
     assert not page.js_errors
     page.context.close()
+
+
+#: The buttons of `sel` drawn on the screen whose text runs past their edge (cut off).
+CLIPPED = """sel => [...document.querySelectorAll(sel)]
+  .filter(el => el.offsetParent && el.scrollWidth > el.clientWidth).map(el => el.textContent)"""
+NEXT_FRAME = "() => new Promise(done => requestAnimationFrame(() => done()))"
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (1366, 800), (1920, 1080)])
+def test_the_host_pages_choices_show_long_names_whole(browser, live_server, width, height):
+    # the player buttons of Bully, Flat Tire and Correct a score read "Barth… Maxim…
+    # Longn…" on a phone and "Wolfeschlegelsteinha…" on a laptop and a TV
+    play(live_server, "paper-toss")
+    page = open_at(browser, live_server.url + "/login", width, height)
+    unlock_host(page, live_server)
+    page.wait_for_selector('body[data-version="1"]')
+    page.click("#correct-card summary")
+    page.click("#controls .touch-more summary")  # drawn closed: fitted when it opens
+    snap(page, f"names-host-choices-{width}x{height}")
+    shown = page.locator(".choice:visible")
+    assert sorted(shown.all_inner_texts()) == sorted(LONG * 3)
+    assert page.evaluate(CLIPPED, ".choice") == []
+    assert page.evaluate(BROKEN, ".choice") == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.set_viewport_size({"width": 320, "height": 640})  # a narrower screen: fitted again
+    page.evaluate(NEXT_FRAME)  # (on its resize event, before the frame is drawn)
+    assert page.evaluate(CLIPPED, ".choice") == []
+    assert not page.js_errors
+    page.context.close()

@@ -101,3 +101,41 @@ function draftFor(key, initial) {
   }
   return store.get(key);
 }
+
+/** Choice buttons show their whole text, never a clipped word: a group with a word that has
+ *  no room even at 85% of its size takes fewer columns (one at most per row), then a text
+ *  still too wide shrinks, to 70% of its size at most; past that its word breaks. */
+function fitChoices(group) {
+  const choices = [...group.querySelectorAll(".choice")];
+  group.style.gridTemplateColumns = "";
+  for (const el of choices) { el.style.fontSize = ""; el.classList.remove("choice-break"); }
+  if (!group.clientWidth) return;  // in a closed <details>: fitted when it opens
+  const cut = (el) => el.scrollWidth > el.clientWidth;
+  const cramped = (el) => 0.85 * el.scrollWidth > el.clientWidth;
+  let cols = getComputedStyle(group).gridTemplateColumns.split(" ").length;
+  while (cols > 1 && choices.some(cramped)) {
+    cols -= 1;
+    group.style.gridTemplateColumns = "repeat(" + cols + ", minmax(0, 1fr))";
+  }
+  for (const el of choices.filter(cut)) {
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    el.style.fontSize = Math.max(0.7, 0.98 * el.clientWidth / el.scrollWidth) * size + "px";
+  }
+  for (const el of choices.filter(cut)) el.classList.add("choice-break");
+}
+
+/** Every choice group in `root` (an element or the document) fitted to its width. */
+function fitAllChoices(root) {
+  const groups = root.matches && root.matches(".choices") ? [root] : [];
+  for (const group of [...groups, ...root.querySelectorAll(".choices")]) fitChoices(group);
+}
+
+// Fitted as they are drawn (before the browser paints), when a <details> holding some opens
+// and when the screen turns or the window is resized.
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    for (const node of change.addedNodes) if (node.nodeType === Node.ELEMENT_NODE) fitAllChoices(node);
+  }
+}).observe(document.body, {childList: true, subtree: true});
+document.addEventListener("toggle", (e) => fitAllChoices(e.target), true);
+window.addEventListener("resize", () => fitAllChoices(document));
