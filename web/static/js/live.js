@@ -165,6 +165,20 @@ function countedText(ids, name) {
   return [...counts].map(([id, n]) => (n > 1 ? n + " × " : "") + name(id)).join(" · ");
 }
 
+/** Toss Your Cookies' card words, one helper for its host controls and its panel. */
+const CookieCards = {
+  SPECIAL: {wild: "Wild", "half-eaten": "Half-eaten", milk: "Milk"},
+
+  /** A card's name: the cookie's of this game's setup ("Chocolate Chip"), or Wild, Half-eaten, Milk. */
+  name(state, id) {
+    const cookie = (state.setup ? state.setup.cookies : []).find((c) => c.id === id);
+    return cookie ? cookie.name.replace(/ Cookie$/, "") : CookieCards.SPECIAL[id] || id;
+  },
+
+  /** "4 × Chocolate Chip · Wild · Milk" for a list of card ids. */
+  hand(state, ids) { return countedText(ids, (id) => CookieCards.name(state, id)); },
+};
+
 /** Registries that per-game scripts fill: Panels[gameId](state, ctx) -> Node (scoreboard),
  *  HostControls[gameId](state, ctx) -> Node (host page). */
 const Panels = {};
