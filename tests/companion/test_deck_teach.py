@@ -179,6 +179,9 @@ def test_faces_come_from_the_game_module_and_ids_are_checked():
         with pytest.raises(InvalidAction):
             find_face("sorry-21", bad)
     assert all(g != "toss-up" for g, _ in deck_teach.card_games())
+    with pytest.raises(InvalidAction, match="The camera reads no Paper Tales cards"):
+        card_faces("paper-tales")  # kept by taps alone: its Units are never read
+    assert all(g != "paper-tales" for g, _ in deck_teach.card_games())
 
 
 def test_save_replaces_a_cards_older_photos_and_forget_removes_them(tmp_path):
@@ -258,6 +261,7 @@ def test_cli_learns_live_into_the_default_deck_folder(tmp_path, monkeypatch, cap
 
 @pytest.mark.parametrize("argv,message", [
     (["--game", "toss-up"], "uses no cards"),
+    (["--game", "paper-tales"], "The camera reads no Paper Tales cards"),
     (["--game", "nope"], "Unknown game"),
     (["--game", "sorry-21", "--camera", "none"], "needs a camera"),
     (["--game", "sorry-21", "--camera", "replay:/no/such/folder"], "no such folder"),
