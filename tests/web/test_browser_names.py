@@ -247,3 +247,19 @@ def test_the_host_pages_choices_show_long_names_whole(browser, live_server, widt
     assert page.evaluate(CLIPPED, ".choice") == []
     assert not page.js_errors
     page.context.close()
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_the_teach_cards_list_keeps_card_names_whole_words(browser, live_server, width):
+    # "Gingerbrea|d Man" in Toss Your Cookies' list of faces on a phone
+    page = open_at(browser, live_server.url + "/login", width, 844)
+    unlock_host(page, live_server)
+    page.click("#teach-card summary")
+    page.wait_for_selector("#teach-game option", state="attached")
+    page.select_option("#teach-game", "toss-your-cookies")
+    page.wait_for_selector('.teach-faces button[title="gingerbread"]')
+    snap(page, f"names-teach-{width}")
+    assert page.evaluate(BROKEN, ".teach-faces button") == []
+    assert page.evaluate(CLIPPED, ".teach-faces button") == []
+    assert not page.js_errors
+    page.context.close()

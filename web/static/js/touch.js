@@ -102,11 +102,12 @@ function draftFor(key, initial) {
   return store.get(key);
 }
 
-/** Choice buttons show their whole text, never a clipped word: a group with a word that has
- *  no room even at 85% of its size takes fewer columns (one at most per row), then a text
- *  still too wide shrinks, to 70% of its size at most; past that its word breaks. */
+/** Choice buttons (and the Teach cards list's) show their whole text, never a clipped or
+ *  broken word: a group with a word that has no room even at 85% of its size takes fewer
+ *  columns (one at most per row), then a text still too wide shrinks, to 70% of its size at
+ *  most; past that its word breaks. */
 function fitChoices(group) {
-  const choices = [...group.querySelectorAll(".choice")];
+  const choices = [...group.querySelectorAll("button")];
   group.style.gridTemplateColumns = "";
   for (const el of choices) { el.style.fontSize = ""; el.classList.remove("choice-break"); }
   if (!group.clientWidth) return;  // in a closed <details>: fitted when it opens
@@ -124,18 +125,28 @@ function fitChoices(group) {
   for (const el of choices.filter(cut)) el.classList.add("choice-break");
 }
 
+const CHOICE_GROUPS = ".choices, .teach-faces";
+
 /** Every choice group in `root` (an element or the document) fitted to its width. */
 function fitAllChoices(root) {
-  const groups = root.matches && root.matches(".choices") ? [root] : [];
-  for (const group of [...groups, ...root.querySelectorAll(".choices")]) fitChoices(group);
+  const groups = root.matches && root.matches(CHOICE_GROUPS) ? [root] : [];
+  for (const group of [...groups, ...root.querySelectorAll(CHOICE_GROUPS)]) fitChoices(group);
 }
 
 // Fitted as they are drawn (before the browser paints), when a <details> holding some opens
 // and when the screen turns or the window is resized.
 new MutationObserver((changes) => {
+  const groups = new Set();
   for (const change of changes) {
-    for (const node of change.addedNodes) if (node.nodeType === Node.ELEMENT_NODE) fitAllChoices(node);
+    const around = change.target.closest && change.target.closest(CHOICE_GROUPS);  // a group refilled
+    if (around) groups.add(around);
+    for (const node of change.addedNodes) {
+      if (node.nodeType !== Node.ELEMENT_NODE) continue;
+      if (node.matches(CHOICE_GROUPS)) groups.add(node);
+      for (const group of node.querySelectorAll(CHOICE_GROUPS)) groups.add(group);
+    }
   }
+  for (const group of groups) fitChoices(group);
 }).observe(document.body, {childList: true, subtree: true});
 document.addEventListener("toggle", (e) => fitAllChoices(e.target), true);
 window.addEventListener("resize", () => fitAllChoices(document));
