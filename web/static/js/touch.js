@@ -133,10 +133,40 @@ function fitAllChoices(root) {
   for (const group of [...groups, ...root.querySelectorAll(CHOICE_GROUPS)]) fitChoices(group);
 }
 
+/** The host's "more" sections (<details class="touch-more">: Bully or Flat Tire, a Unit to
+ *  add, who claims the round) stay open while the controls are drawn again for the same
+ *  version of the game (a draft's change, the camera's news, a hand over the table); an
+ *  accepted action (a new version) closes them. Known by their place among the sections. */
+const MoreOpen = {
+  version: null,
+  open: new Set(),
+
+  places() { return [...document.querySelectorAll("details.touch-more")]; },
+
+  /** Forget what was open when the game has moved on to another version. */
+  sync() {
+    const version = typeof Host !== "undefined" && Host.state ? Host.state.version : null;
+    if (version !== this.version) { this.version = version; this.open.clear(); }
+  },
+
+  remember(details) {
+    this.sync();
+    const place = this.places().indexOf(details);
+    if (place < 0) return;  // drawn again since: the new one is what counts
+    if (details.open) this.open.add(place); else this.open.delete(place);
+  },
+
+  restore() {
+    this.sync();
+    this.places().forEach((details, place) => { if (this.open.has(place)) details.open = true; });
+  },
+};
+
 // Fitted as they are drawn (before the browser paints), when a <details> holding some opens
-// and when the screen turns or the window is resized.
+// and when the screen turns or the window is resized; "more" sections reopened as drawn.
 new MutationObserver((changes) => {
   const groups = new Set();
+  let more = false;
   for (const change of changes) {
     const around = change.target.closest && change.target.closest(CHOICE_GROUPS);  // a group refilled
     if (around) groups.add(around);
@@ -144,9 +174,14 @@ new MutationObserver((changes) => {
       if (node.nodeType !== Node.ELEMENT_NODE) continue;
       if (node.matches(CHOICE_GROUPS)) groups.add(node);
       for (const group of node.querySelectorAll(CHOICE_GROUPS)) groups.add(group);
+      more = more || node.matches("details.touch-more") || Boolean(node.querySelector("details.touch-more"));
     }
   }
+  if (more) MoreOpen.restore();
   for (const group of groups) fitChoices(group);
 }).observe(document.body, {childList: true, subtree: true});
-document.addEventListener("toggle", (e) => fitAllChoices(e.target), true);
+document.addEventListener("toggle", (e) => {
+  if (e.target.matches("details.touch-more")) MoreOpen.remember(e.target);
+  fitAllChoices(e.target);
+}, true);
 window.addEventListener("resize", () => fitAllChoices(document));

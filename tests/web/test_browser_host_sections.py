@@ -1,0 +1,59 @@
+"""Headless Chromium on the host page's folded sections ("Bully or Flat Tire", "Add a
+Unit", "Snickerdoodle! Who claims the round?"): one the host opened stays open while the
+page is drawn again for the same turn, and an accepted action folds it.
+
+Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
+under CI.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.test_browser_review import open_host
+
+pytestmark = pytest.mark.browser
+
+IS_OPEN = "sel => document.querySelector(sel).open"
+
+
+def test_news_from_the_camera_leaves_an_open_section_open(browser, live_server):
+    # Bully or Flat Tire snapped shut under the host's finger whenever the camera's news
+    # (or a hand over the table, in Toss Your Cookies' scramble) redrew the page
+    assert live_server.request("POST", "/api/games", {"game": "paper-toss",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    host = open_host(browser, live_server)
+    host.wait_for_selector('body[data-version="1"]')
+    host.click("#controls .touch-more summary")
+    session = live_server.app.extensions["companion"].session
+    session.set_extra("camera", {"online": True, "status": "camera online"})
+    host.wait_for_selector("#controls .touch-title:text-is('Camera · watching')")
+    assert host.evaluate(IS_OPEN, "#controls .touch-more")
+    session.set_extra("hand", True)
+    host.wait_for_selector("#controls .hint:has-text('A hand is over the table')")
+    assert host.evaluate(IS_OPEN, "#controls .touch-more")
+    host.click("#controls .touch-more .choice:text-is('Ben')")  # Bully on Ben: accepted
+    host.wait_for_selector('body[data-version="2"]')
+    assert not host.evaluate(IS_OPEN, "#controls .touch-more")
+    assert not host.js_errors
+    host.context.close()
+
+
+def test_adding_units_keeps_the_unit_list_open(browser, live_server):
+    # Paper Tales' "Add a Unit to the front" folded after every Unit tapped
+    assert live_server.request("POST", "/api/games", {"game": "paper-tales",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    assert live_server.request("POST", "/api/actions", {"type": "next"})[0] == 200  # Deployment
+    host = open_host(browser, live_server)
+    host.wait_for_selector('body[data-version="2"]')
+    deploy = host.locator("section.touch-section", has_text="Deployment")
+    deploy.locator("button.choice", has_text="Ann").click()
+    deploy.locator("summary").click()
+    units = host.locator('.choices[aria-label="Unit"] button')
+    units.nth(0).click()
+    units.nth(1).click()  # still open: a second Unit in one go
+    front = host.inner_text('.choices button:has-text("Front:")')
+    assert front.count(",") == 1, front
+    assert host.evaluate(IS_OPEN, "#controls .touch-more")
+    assert not host.js_errors
+    host.context.close()
