@@ -1,6 +1,7 @@
 """Headless Chromium on the host page's folded sections ("Bully or Flat Tire", "Add a
 Unit", "Snickerdoodle! Who claims the round?"): one the host opened stays open while the
-page is drawn again for the same turn, and an accepted action folds it.
+page is drawn again for the same turn, and an accepted action folds it. The links above
+the host and history pages sit over their column on a laptop.
 
 Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
 under CI.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.web.browser_support import unlock_host
 from tests.web.test_browser_review import open_host
 
 pytestmark = pytest.mark.browser
@@ -57,3 +59,20 @@ def test_adding_units_keeps_the_unit_list_open(browser, live_server):
     assert host.evaluate(IS_OPEN, "#controls .touch-more")
     assert not host.js_errors
     host.context.close()
+
+
+@pytest.mark.parametrize("path, main", [("/login", ".host-main"), ("/history", ".history-main")])
+def test_the_links_above_a_page_sit_over_its_column_on_a_laptop(browser, live_server, path, main):
+    # on a 1366 px laptop "Scoreboard" sat at the screen's left edge and "Log out" at its
+    # right, 330 px away from the column of cards they belong to
+    assert live_server.request("POST", "/api/games", {"game": "toss-up",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    page = browser.new_context(viewport={"width": 1366, "height": 800}).new_page()
+    page.goto(live_server.url + path)
+    if path == "/login":
+        unlock_host(page, live_server)
+    column = page.locator(main).bounding_box()
+    links = [a.bounding_box() for a in page.locator(".subnav a, .subnav button").all()]
+    assert links and all(column["x"] <= box["x"] and box["x"] + box["width"]
+                         <= column["x"] + column["width"] for box in links)
+    page.context.close()
