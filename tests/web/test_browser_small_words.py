@@ -1,5 +1,6 @@
 """Headless Chromium on small things a player meets on the scoreboards: Toss Your Cookies'
-roll toast says the two dice as the table says them; the TV shows no phone buttons.
+roll toast says the two dice as the table says them; the TV shows no phone buttons; the
+Sorry! host page says who made the 21 that waits.
 
 Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
 under CI.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.web.browser_support import unlock_host
 from tests.web.test_browser_review import open_page
 
 pytestmark = pytest.mark.browser
@@ -75,3 +77,17 @@ def test_the_host_page_says_it_is_loading_until_the_table_arrives(browser, live_
     assert page.is_visible("#controls") and page.is_visible("#undo-card")
     assert not page.js_errors
     page.context.close()
+
+
+def test_the_sorry_host_page_heads_a_waiting_21_with_who_made_it(browser, live_server):
+    # "Ann plays · total 21" above "Cleo made 21: steal it with SORRY!?"
+    assert live_server.request("POST", "/api/games", {"game": "sorry-21",
+                                                      "players": ["Ann", "Ben", "Cleo"]})[0] == 201
+    for card in ("number-7", "number-10", "number-4"):  # Cleo's 4 makes 21
+        assert live_server.request("POST", "/api/actions", {"type": "play", "card": card})[0] == 200
+    host = open_page(browser, live_server.url + "/login")
+    unlock_host(host, live_server)
+    host.wait_for_selector('body[data-version="4"]')
+    assert host.inner_text("#controls .turn-who") == "Cleo made 21 · total 21"
+    assert not host.js_errors
+    host.context.close()
