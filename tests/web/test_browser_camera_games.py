@@ -1,5 +1,6 @@
 """Headless Chromium on what the pages say of the camera, game by game: Paper Tales is kept
-by taps alone, so nothing on its pages pretends the camera reads it.
+by taps alone, so nothing on its pages pretends the camera reads it; an offline camera
+is not said to show a live picture.
 
 Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
 under CI.
@@ -51,3 +52,20 @@ def test_the_paper_tales_phone_shows_no_camera(browser, live_server):
     assert "camera" not in phone.inner_text("#board").lower()
     assert not phone.js_errors
     phone.context.close()
+
+
+def test_an_offline_camera_is_not_said_to_show_a_live_picture(browser, live_server):
+    # Toss Up!'s host said "The live picture is in Camera preview below." under
+    # "Camera · offline"
+    assert live_server.request("POST", "/api/games", {"game": "toss-up",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    session = live_server.app.extensions["companion"].session
+    session.set_extra("camera", {"online": True, "status": "camera online"})
+    host = open_host(browser, live_server)
+    host.wait_for_selector("#camera-live")
+    session.set_extra("camera", {"online": False, "status": "camera offline: unplugged"})
+    host.wait_for_selector("#controls .touch-title:text-is('Camera · offline')")
+    assert host.locator("#camera-live").count() == 0
+    assert "camera offline: unplugged" in host.inner_text("#controls")
+    assert not host.js_errors
+    host.context.close()
