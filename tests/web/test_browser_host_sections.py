@@ -1,7 +1,8 @@
 """Headless Chromium on the host page's folded sections ("Bully or Flat Tire", "Add a
 Unit", "Snickerdoodle! Who claims the round?"): one the host opened stays open while the
 page is drawn again for the same turn, and an accepted action folds it. The links above
-the host and history pages sit over their column on a laptop.
+the host and history pages sit over their column on a laptop; the new game form's
+hints are whole on a phone.
 
 Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
 under CI.
@@ -75,4 +76,27 @@ def test_the_links_above_a_page_sit_over_its_column_on_a_laptop(browser, live_se
     links = [a.bounding_box() for a in page.locator(".subnav a, .subnav button").all()]
     assert links and all(column["x"] <= box["x"] and box["x"] + box["width"]
                          <= column["x"] + column["width"] for box in links)
+    page.context.close()
+
+
+#: Inputs of `sel` whose placeholder is wider than the room inside them (cut off).
+CUT_PLACEHOLDERS = """sel => [...document.querySelectorAll(sel)].filter(el => {
+  if (!el.placeholder || !el.offsetParent) return false;
+  const style = getComputedStyle(el);
+  const pen = document.createElement("canvas").getContext("2d");
+  pen.font = style.font;
+  const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return pen.measureText(el.placeholder).width > room;
+}).map(el => el.placeholder)"""
+
+
+def test_the_new_game_forms_hints_are_whole_on_a_phone(browser, live_server):
+    # Toss Your Cookies' Cookies field read "Default; or names separated by c"
+    page = open_host(browser, live_server)
+    page.wait_for_selector("#game-select option", state="attached")
+    page.select_option("#game-select", "toss-your-cookies")
+    page.wait_for_selector('#options .field[data-name="cookies"]')
+    assert page.evaluate(CUT_PLACEHOLDERS, "#new-game input") == []
+    assert "separated by commas" in page.inner_text('#options .field[data-name="cookies"]')
+    assert not page.js_errors
     page.context.close()
