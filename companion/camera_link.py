@@ -36,6 +36,7 @@ class _Offers:
         self._offer: dict[str, Any] | None = None
         self._offer_version = -1
         self._lasting = False  # the message speaks of the camera, not of the table: it stays
+        self._game: str | None = None  # the game the view was published in
         self._view: dict[str, Any] = {"seen": None, "offer": None, "message": None}
         session.add_listener(self._on_change)
 
@@ -46,12 +47,16 @@ class _Offers:
 
     def _on_change(self, state: dict[str, Any], events: Any) -> None:
         """The session listener: a change made since the camera looked withdraws its offer
-        and sentence (they spoke of the table before it), so no phone keeps showing them."""
+        and sentence (they spoke of the table before it), so no phone keeps showing them;
+        another game withdraws the whole sighting (Toss Up!'s dice are no Paper Tales news)."""
         with self._lock:
-            stale = state["version"] != self._offer_version and (
+            other_game = self._game is not None and state.get("game") != self._game
+            stale = other_game or state["version"] != self._offer_version and (
                 self._view["offer"] is not None
                 or (self._view["message"] is not None and not self._lasting))
-            if stale:  # kept for confirm(), which then says the game moved on
+            if other_game:
+                self._view, self._game = {"seen": None, "offer": None, "message": None}, None
+            elif stale:  # kept for confirm(), which then says the game moved on
                 self._view = {**self._view, "offer": None, "message": None}
         if stale:
             self.session.set_extra(self.key, self.view())
@@ -63,10 +68,12 @@ class _Offers:
         ``lasting``: the message speaks of the camera (no deck taught), so the game moving
         on does not withdraw it. ``more`` adds fields of the sighting to the view (the
         cards' ``unsure``)."""
-        if self.session.state()["version"] != version and not lasting:  # acted meanwhile
+        state = self.session.state()
+        if state["version"] != version and not lasting:  # acted meanwhile
             offer = message = None
         with self._lock:
             self._offer, self._offer_version, self._lasting = offer, version, lasting
+            self._game = state.get("game")
             self._view = {"seen": seen, "offer": offer, "message": message, **more}
         self.session.set_extra(self.key, self.view())
         if offer is not None and self.auto:

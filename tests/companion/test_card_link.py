@@ -117,3 +117,9 @@ def test_cards_not_told_from_a_look_alike_are_shown_as_unsure(session, decks, cl
 def test_a_table_with_every_card_named_has_none_unsure(session):
     CardLink(session).on_cards(("number-5",))
     assert session.state()["cards"]["unsure"] == []
+
+
+def test_the_no_deck_sentence_goes_with_its_game(session):
+    CardLink(session).on_cards((), message="No deck taught for this game yet.")
+    session.start("toss-up", ["Ann", "Bob"])
+    assert session.state()["cards"]["message"] is None
