@@ -1,6 +1,6 @@
 """Headless Chromium on what the pages say of the camera, game by game: Paper Tales is kept
 by taps alone, so nothing on its pages pretends the camera reads it; an offline camera
-is not said to show a live picture.
+is not said to show a live picture; without a deck the pages say so.
 
 Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
 under CI.
@@ -69,3 +69,26 @@ def test_an_offline_camera_is_not_said_to_show_a_live_picture(browser, live_serv
     assert "camera offline: unplugged" in host.inner_text("#controls")
     assert not host.js_errors
     host.context.close()
+
+
+def test_without_a_deck_the_pages_say_so_not_that_no_card_is_in_view(browser, live_server):
+    # Sorry!'s host said "No known card in view." above "No deck taught for this game
+    # yet...", and the phones "No card of this deck in view", as if the camera were reading
+    assert live_server.request("POST", "/api/games", {"game": "sorry-21",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    session = live_server.app.extensions["companion"].session
+    session.set_extra("camera", {"online": True, "status": "camera online"})
+    no_deck = "No deck taught for this game yet: open Teach cards on the host page."
+    session.set_extra("cards", {"seen": [], "offer": None, "message": no_deck, "unsure": []})
+    host = open_host(browser, live_server)
+    phone = open_page(browser, live_server.url + "/")
+    host.wait_for_selector(f"#controls .hint:text-is('{no_deck}')")
+    phone.wait_for_selector(f"#camera-message:text-is('{no_deck}')")
+    assert host.locator("#camera-cards").count() == 0
+    assert phone.locator("#camera-cards").count() == 0
+    session.set_extra("cards", {"seen": [], "offer": None, "message": None, "unsure": []})
+    host.wait_for_selector("#camera-cards:text-is('No known card in view.')")  # a deck, no card
+    phone.wait_for_selector("#camera-cards:text-is('No card of this deck in view')")
+    assert not host.js_errors and not phone.js_errors
+    for page in (host, phone):
+        page.context.close()

@@ -60,8 +60,9 @@ const Touch = {
     return Touch.section("Camera" + (camera ? (offline ? " · offline" : " · watching") : ""),
       offline && camera.status ? h("p", {class: "hint", text: camera.status}) : null,
       state.hand ? h("p", {class: "hint", text: "A hand is over the table: the camera reads the cards once it has gone."}) : null,
-      h("p", {class: "hint", id: "camera-cards",
-              text: seen.length ? (offline ? "Last saw: " : "Sees: ") + seen.map(name).join(" · ") : "No known card in view."}),
+      seen.length || !cards.message  // a message with nothing in view says why ("No deck taught")
+        ? h("p", {class: "hint", id: "camera-cards",
+                  text: seen.length ? (offline ? "Last saw: " : "Sees: ") + seen.map(name).join(" · ") : "No known card in view."}) : null,
       cards.unsure && cards.unsure.length ? h("p", {class: "hint", id: "camera-unsure", text: unsureText(cards.unsure, name)}) : null,
       cards.message ? h("p", {class: "hint", text: cards.message}) : null,
       cards.offer ? h("button", {type: "button", class: "btn good big", id: "confirm-camera",
