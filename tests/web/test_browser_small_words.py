@@ -1,6 +1,6 @@
 """Headless Chromium on small things a player meets on the scoreboards: Toss Your Cookies'
 roll toast says the two dice as the table says them; the TV shows no phone buttons; the
-Sorry! host page says who made the 21 that waits.
+Sorry! host page says who made the 21 that waits; a folded card's title is level with its +.
 
 Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
 under CI.
@@ -91,3 +91,15 @@ def test_the_sorry_host_page_heads_a_waiting_21_with_who_made_it(browser, live_s
     assert host.inner_text("#controls .turn-who") == "Cleo made 21 · total 21"
     assert not host.js_errors
     host.context.close()
+
+
+def test_a_folded_cards_title_is_level_with_its_plus(browser, live_server):
+    # Toss Your Cookies' "SETUP" sat 3 px above the middle of its "+"
+    assert live_server.request("POST", "/api/games", {"game": "toss-your-cookies",
+                                                      "players": ["Ann", "Ben", "Cy"]})[0] == 201
+    phone = open_page(browser, live_server.url + "/")
+    phone.wait_for_selector("details.setup summary .label")
+    title = phone.locator("details.setup summary .label").bounding_box()
+    row = phone.locator("details.setup summary").bounding_box()
+    assert abs((title["y"] + title["height"] / 2) - (row["y"] + row["height"] / 2)) <= 1
+    phone.context.close()
