@@ -1,6 +1,6 @@
 """Headless Chromium on small things a player meets on the scoreboards: Toss Your Cookies'
 roll toast says the two dice as the table says them; the TV shows no phone buttons; the
-Sorry! host page says who made the 21 that waits; a folded card's title is level with its +.
+Sorry! host page says who made the 21 that waits; a folded card's title is level with its +; the goal reads "first to 1 wins", not "1 wins".
 
 Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
 under CI.
@@ -102,4 +102,18 @@ def test_a_folded_cards_title_is_level_with_its_plus(browser, live_server):
     title = phone.locator("details.setup summary .label").bounding_box()
     row = phone.locator("details.setup summary").bounding_box()
     assert abs((title["y"] + title["height"] / 2) - (row["y"] + row["height"] / 2)) <= 1
+    phone.context.close()
+
+
+@pytest.mark.parametrize("game, options, label", [
+    ("paper-toss", {"target": 1}, "Paper Tokens · first to 1 wins"),
+    ("sorry-21", {}, "Pawns HOME · first to 4 wins"),
+])
+def test_the_scores_say_what_wins(browser, live_server, game, options, label):
+    # "Paper Tokens · 1 wins", "Pawns HOME · 4 wins"
+    assert live_server.request("POST", "/api/games", {"game": game, "players": ["Ann", "Ben"],
+                                                      "options": options})[0] == 201
+    phone = open_page(browser, live_server.url + "/")
+    phone.wait_for_selector(".table .label")
+    assert phone.inner_text(".table .label").lower() == label.lower()  # drawn in capitals
     phone.context.close()
