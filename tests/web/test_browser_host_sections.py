@@ -2,7 +2,7 @@
 Unit", "Snickerdoodle! Who claims the round?"): one the host opened stays open while the
 page is drawn again for the same turn, and an accepted action folds it. The links above
 the host and history pages sit over their column on a laptop; the new game form's
-hints are whole on a phone.
+hints are whole on a phone; "cannot be reached" goes once the companion answers again.
 
 Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
 under CI.
@@ -100,3 +100,21 @@ def test_the_new_game_forms_hints_are_whole_on_a_phone(browser, live_server):
     assert "separated by commas" in page.inner_text('#options .field[data-name="cookies"]')
     assert not page.js_errors
     page.context.close()
+
+
+def test_cannot_be_reached_goes_once_the_companion_answers_again(browser, live_server):
+    # after a restart the page said "Live" under "The companion cannot be reached."
+    assert live_server.request("POST", "/api/games", {"game": "sorry-21",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    host = open_host(browser, live_server)
+    host.wait_for_selector('body[data-version="1"]')
+    host.route("**/api/actions", lambda route: route.abort())  # the Pi is restarting
+    host.click('#controls .choices[aria-label="Number cards"] .choice:text-is("7")')
+    host.wait_for_selector("#error:has-text('cannot be reached')")
+    host.unroute("**/api/actions")
+    assert live_server.request("POST", "/api/actions", {"type": "play", "card": "number-3"})[0] == 200
+    host.wait_for_selector('body[data-version="2"]')  # the companion is back
+    assert host.is_hidden("#error")
+    assert not host.js_errors
+    host.context.close()
+

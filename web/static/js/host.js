@@ -40,6 +40,8 @@ const Host = {
 
   render(state) {
     this.state = state;
+    const error = document.getElementById("error");  // a state came: the companion is back
+    if (error.textContent === UNREACHABLE) this.showError(null);
     document.getElementById("title").textContent = state.name ? "Host · " + state.name : "Host";
     document.body.dataset.version = state.version;
     Calls.sync(state.calls);

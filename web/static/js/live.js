@@ -35,6 +35,10 @@ function fill(el, ...children) {
   return el;
 }
 
+/** What a page says when a request finds no companion; a page may take it back once the
+ *  companion answers again. */
+const UNREACHABLE = "The companion cannot be reached. Check the Wi-Fi and try again.";
+
 /** One JSON request to the companion: {ok: true, data}, or {ok: false, data} after
  * `showError` was given one sentence saying why (the companion's own, or that it cannot
  * be reached). `init` is fetch's, with JSON accepted and the page's cookies sent. */
@@ -50,7 +54,7 @@ async function askCompanion(path, init, showError) {
     }
     return {ok: response.ok, data};
   } catch (e) {
-    showError("The companion cannot be reached. Check the Wi-Fi and try again.");
+    showError(UNREACHABLE);
     return {ok: false, data: null};
   }
 }
