@@ -263,3 +263,32 @@ def test_the_teach_cards_list_keeps_card_names_whole_words(browser, live_server,
     assert page.evaluate(CLIPPED, ".teach-faces button") == []
     assert not page.js_errors
     page.context.close()
+
+
+def test_a_players_stepper_puts_a_long_name_above_its_buttons(browser, live_server):
+    # Paper Tales' Wars strengths read "Bartho… Maxim… Longn…" and "Wolfes…" beside their
+    # − 0 + on a phone, under a "no timer" the size of a clock
+    play(live_server, "paper-tales", {"type": "next"}, {"type": "next"})  # Wars: no timer
+    page = open_at(browser, live_server.url + "/login", 390, 844)
+    unlock_host(page, live_server)
+    page.wait_for_selector('body[data-version="3"]')
+    wars = page.locator("section.touch-section", has_text="Wars")
+    labels = wars.locator(".stepper-label")
+    assert labels.all_inner_texts() == LONG
+    assert page.evaluate(CLIPPED, ".stepper-label") == []
+    assert page.evaluate(BROKEN, ".stepper-label") == []
+    stacked = wars.locator(".stepper").evaluate_all("els => els.map(e => e.matches('.stacked'))")
+    assert stacked == [True, True, True], "every name alike on a row of its own"
+    size = page.eval_on_selector(".timer-big .clock", "e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size < 40, "'no timer' is a word, not a clock"
+    assert not page.js_errors
+    page.context.close()
+
+
+def test_steppers_with_short_labels_keep_their_one_row(browser, live_server):
+    play(live_server, "toss-up")
+    page = open_at(browser, live_server.url + "/login", 390, 844)
+    unlock_host(page, live_server)
+    page.wait_for_selector('body[data-version="1"] .stepper.green')
+    assert page.locator(".stepper.stacked").count() == 0
+    page.context.close()

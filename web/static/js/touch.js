@@ -82,7 +82,7 @@ const Touch = {
     const running = Boolean(timer && timer.running);
     const started = timer && !running && typeof timer.remaining_at_pause === "number" && timer.remaining_at_pause < timer.duration;
     return h("div", {class: "timer-bar"},
-      h("div", {class: "timer-big"}, timerView(timer, "host-clock") || h("span", {class: "clock paused", text: "no timer"})),
+      h("div", {class: "timer-big"}, timerView(timer, "host-clock") || h("span", {class: "clock paused none", text: "no timer"})),
       h("div", {class: "action-row"},
         Touch.act(running ? "Pause" : started ? "Resume" : "Start timer", {type: "toggle"}, send,
                   {tone: "ghost", id: "timer-toggle"}),
@@ -126,12 +126,35 @@ function fitChoices(group) {
   for (const el of choices.filter(cut)) el.classList.add("choice-break");
 }
 
-const CHOICE_GROUPS = ".choices, .teach-faces";
+/** Steppers side by side in `box` (the players' Wars strengths, the final tally): when a
+ *  label (a player's name) has no room beside its − value +, every label takes a row of its
+ *  own above them (.stacked, alike); a word still too wide shrinks, to 70% at most, then breaks. */
+function fitSteppers(box) {
+  const steppers = [...box.children].filter((el) => el.matches(".stepper"));
+  const labels = steppers.map((el) => el.querySelector(".stepper-label")).filter(Boolean);
+  for (const el of steppers) el.classList.remove("stacked");
+  for (const label of labels) { label.style.fontSize = ""; label.classList.remove("choice-break"); }
+  const cut = (label) => label.scrollWidth > label.clientWidth;
+  if (!labels.some((label) => label.clientWidth && cut(label))) return;
+  for (const el of steppers) el.classList.add("stacked");
+  for (const label of labels.filter(cut)) {
+    const size = parseFloat(getComputedStyle(label).fontSize);
+    label.style.fontSize = Math.max(0.7, 0.98 * label.clientWidth / label.scrollWidth) * size + "px";
+  }
+  for (const label of labels.filter(cut)) label.classList.add("choice-break");
+}
 
-/** Every choice group in `root` (an element or the document) fitted to its width. */
+const CHOICE_GROUPS = ".choices, .teach-faces, .stepper";
+
+function fitGroup(group) {
+  if (!group.matches(".stepper")) fitChoices(group);
+  else if (group.parentElement) fitSteppers(group.parentElement);
+}
+
+/** Every choice group and stepper in `root` (an element or the document) fitted to its width. */
 function fitAllChoices(root) {
   const groups = root.matches && root.matches(CHOICE_GROUPS) ? [root] : [];
-  for (const group of [...groups, ...root.querySelectorAll(CHOICE_GROUPS)]) fitChoices(group);
+  for (const group of [...groups, ...root.querySelectorAll(CHOICE_GROUPS)]) fitGroup(group);
 }
 
 /** The host's "more" sections (<details class="touch-more">: Bully or Flat Tire, a Unit to
@@ -179,7 +202,7 @@ new MutationObserver((changes) => {
     }
   }
   if (more) MoreOpen.restore();
-  for (const group of groups) fitChoices(group);
+  for (const group of groups) fitGroup(group);
 }).observe(document.body, {childList: true, subtree: true});
 document.addEventListener("toggle", (e) => {
   if (e.target.matches("details.touch-more")) MoreOpen.remember(e.target);
