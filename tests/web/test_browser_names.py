@@ -292,3 +292,20 @@ def test_steppers_with_short_labels_keep_their_one_row(browser, live_server):
     page.wait_for_selector('body[data-version="1"] .stepper.green')
     assert page.locator(".stepper.stacked").count() == 0
     page.context.close()
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_the_host_pages_score_chips_stay_inside_their_card(browser, live_server, width):
+    # on a 320 px phone "Bartholomew-Maximilian Longname 0" ran past the Scores card and
+    # the screen's edge, its score out of sight
+    play(live_server, "paper-toss")
+    page = open_at(browser, live_server.url + "/login", width, 640)
+    unlock_host(page, live_server)
+    page.wait_for_selector('body[data-version="1"] #status .mini')
+    card = page.locator("#status").bounding_box()
+    for chip in page.locator("#status .mini").all():
+        box = chip.bounding_box()
+        assert box["x"] + box["width"] <= card["x"] + card["width"], chip.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.locator("#status .mini").evaluate_all("els => els.map(e => e.title)") == LONG
+    page.context.close()
