@@ -309,3 +309,19 @@ def test_the_host_pages_score_chips_stay_inside_their_card(browser, live_server,
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.locator("#status .mini").evaluate_all("els => els.map(e => e.title)") == LONG
     page.context.close()
+
+
+def test_the_recent_list_stays_inside_its_card_on_a_small_phone(browser, live_server):
+    # "Snickerdoodle? Wolfeschlegelsteinhausenbergerdorff shows the hand" pushed the Recent
+    # list 180 px past a 320 px phone's edge, its time out of sight
+    play(live_server, "toss-your-cookies", {"type": "claim", "player": 1})
+    page = open_at(browser, live_server.url + "/login", 320, 640)
+    unlock_host(page, live_server)
+    page.wait_for_selector('body[data-version="2"] #recent li')
+    card = page.locator("#undo-card").bounding_box()
+    for part in page.locator("#recent li, #recent li > *").all():
+        box = part.bounding_box()
+        assert box["x"] + box["width"] <= card["x"] + card["width"], part.inner_text()
+    assert page.inner_text("#recent li .recent-what").replace("\n", " ") == (
+        f"Snickerdoodle? {LONG[1]} shows the hand")
+    page.context.close()
