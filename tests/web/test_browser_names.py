@@ -244,7 +244,7 @@ def test_the_host_pages_choices_show_long_names_whole(browser, live_server, widt
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     page.set_viewport_size({"width": 320, "height": 640})  # a narrower screen: fitted again
     page.evaluate(NEXT_FRAME)  # (on its resize event, before the frame is drawn)
-    assert page.evaluate(CLIPPED, ".choice") == []
+    page.wait_for_function(f"({CLIPPED})('.choice').length === 0", timeout=5000)
     assert not page.js_errors
     page.context.close()
 
