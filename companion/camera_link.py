@@ -35,6 +35,8 @@ class _Offers:
         self._lock = threading.Lock()
         self._offer: dict[str, Any] | None = None
         self._offer_version = -1
+        self._lasting = False  # the message speaks of the camera, not of the table: it stays
+        self._game: str | None = None  # the game the view was published in
         self._view: dict[str, Any] = {"seen": None, "offer": None, "message": None}
         session.add_listener(self._on_change)
 
@@ -45,24 +47,33 @@ class _Offers:
 
     def _on_change(self, state: dict[str, Any], events: Any) -> None:
         """The session listener: a change made since the camera looked withdraws its offer
-        and sentence (they spoke of the table before it), so no phone keeps showing them."""
+        and sentence (they spoke of the table before it), so no phone keeps showing them;
+        another game withdraws the whole sighting (Toss Up!'s dice are no Paper Tales news)."""
         with self._lock:
-            stale = state["version"] != self._offer_version and (
-                self._view["offer"] is not None or self._view["message"] is not None)
-            if stale:  # kept for confirm(), which then says the game moved on
+            other_game = self._game is not None and state.get("game") != self._game
+            stale = other_game or state["version"] != self._offer_version and (
+                self._view["offer"] is not None
+                or (self._view["message"] is not None and not self._lasting))
+            if other_game:
+                self._view, self._game = {"seen": None, "offer": None, "message": None}, None
+            elif stale:  # kept for confirm(), which then says the game moved on
                 self._view = {**self._view, "offer": None, "message": None}
         if stale:
             self.session.set_extra(self.key, self.view())
 
     def _publish(self, seen: Any, offer: dict[str, Any] | None, message: str | None,
-                 version: int, **more: Any) -> None:
+                 version: int, *, lasting: bool = False, **more: Any) -> None:
         """Show a new sighting and its offer on every phone; apply it at once in auto mode.
 
-        ``more`` adds fields of the sighting to the view (the cards' ``unsure``)."""
-        if self.session.state()["version"] != version:  # someone acted while it was read
+        ``lasting``: the message speaks of the camera (no deck taught), so the game moving
+        on does not withdraw it. ``more`` adds fields of the sighting to the view (the
+        cards' ``unsure``)."""
+        state = self.session.state()
+        if state["version"] != version and not lasting:  # acted meanwhile
             offer = message = None
         with self._lock:
-            self._offer, self._offer_version = offer, version
+            self._offer, self._offer_version, self._lasting = offer, version, lasting
+            self._game = state.get("game")
             self._view = {"seen": seen, "offer": offer, "message": message, **more}
         self.session.set_extra(self.key, self.view())
         if offer is not None and self.auto:
@@ -157,6 +168,8 @@ class CardLink(_Offers):
                  unsure: tuple[tuple[str, str | None], ...] = ()) -> None:
         """Take the settled card ids on the table now and publish what follows.
 
+        ``message``: a sentence about the camera itself ("No deck taught for this game
+        yet..."), which stays until the next sighting however the game moves on.
         ``unsure``: (best guess, runner-up) of each card in view that was not named."""
         module, raw = self.session.game, self.session.raw_state
         hook = getattr(module, "from_cards", None)
@@ -165,7 +178,8 @@ class CardLink(_Offers):
             before, self._before = self._before, seen
         offer = hook(raw, seen, before) if hook and not state["over"] else None
         note = getattr(module, "cards_message", None)
+        lasting = message is not None
         if message is None and note is not None and not state["over"]:
             message = note(raw, seen, before)
-        self._publish(list(seen), offer, message, state["version"],
+        self._publish(list(seen), offer, message, state["version"], lasting=lasting,
                       unsure=[list(pair) for pair in unsure])

@@ -74,13 +74,13 @@ def build_parser() -> argparse.ArgumentParser:
     learn = deck_cmds.add_parser(
         "learn", help="teach a game's card faces live under the camera (--game), "
                       "or from photos named by card id (--from)")
-    source = learn.add_mutually_exclusive_group(required=True)
-    source.add_argument("--game", metavar="GAME_ID",
-                        help="show each card this game needs under the camera, one at a time")
-    source.add_argument("--from", dest="photos", metavar="DIR",
-                        help="folder of photos, one card each, named <card-id>.jpg")
+    learn.add_argument("--game", metavar="GAME_ID",
+                       help="show each card this game needs under the camera, one at a "
+                            "time (with --from: the game whose deck the photos teach)")
+    learn.add_argument("--from", dest="photos", metavar="DIR",
+                       help="folder of photos, one card each, named <card-id>.jpg")
     learn.add_argument("--deck", default=None, metavar="DECK_DIR",
-                       help="deck folder the faces are written to (--game: default "
+                       help="deck folder the faces are written to (with --game: default "
                             "<data>/decks/GAME_ID, where the companion looks for it)")
     learn.add_argument("--camera", default=None,
                        help="--game: auto, picamera2, opencv:N or replay:PATH "
@@ -158,21 +158,42 @@ def main(argv: Sequence[str] | None = None) -> int:
             return record_command(args)
         if args.command == "eval":
             return _eval(Path(args.suite))
-        if args.command == "deck" and args.game is not None:
+        if args.command == "deck" and args.photos is None:
+            if args.game is None:
+                build_parser().error("deck learn needs --game GAME_ID or --from DIR")
             from companion.teach_cmd import learn_command
 
             return learn_command(args)
         if args.command == "deck":
-            if args.deck is None:
-                build_parser().error("deck learn --from needs --deck DECK_DIR")
             from companion.cards_cmd import learn_from_folder
 
-            return learn_from_folder(args.photos, args.deck, out=sys.stdout)
+            return learn_from_folder(args.photos, _photo_deck(args), out=sys.stdout)
         if args.command == "install-service":
             return _install_service(args)
     except KeyboardInterrupt:
         return 130
     return 2
+
+
+def _photo_deck(args: argparse.Namespace) -> Path:
+    """The deck folder ``deck learn --from DIR`` writes to: ``--deck``, else the folder the
+    companion reads ``--game``'s deck from (``<data>/decks/GAME_ID``).
+
+    :raises SystemExit: (2, after a one-line usage error) neither is given, or no such game.
+    """
+    from companion.config import resolve_data_dir
+    from companion.deck_teach import card_faces, deck_folder
+    from companion.errors import InvalidAction
+
+    if args.deck is not None:
+        return Path(args.deck)
+    if args.game is None:
+        build_parser().error("deck learn --from needs --deck DECK_DIR or --game GAME_ID")
+    try:
+        card_faces(args.game)
+    except InvalidAction as exc:
+        build_parser().error(str(exc))
+    return deck_folder(resolve_data_dir(args.data_dir), args.game)
 
 
 def _eval(suite: Path) -> int:

@@ -60,11 +60,12 @@ class CardFace:
 
 
 def card_games() -> list[tuple[str, str]]:
-    """(game id, display name) of every registered game that reads cards, in registry order."""
+    """(game id, display name) of every registered game whose cards the camera reads (its
+    module lists ``CARDS`` and has the camera link's ``from_cards`` hook), in registry order."""
     games = []
     for game_id in GAMES:
         module = find_game(game_id)
-        if getattr(module, "CARDS", None):
+        if getattr(module, "CARDS", None) and hasattr(module, "from_cards"):
             games.append((game_id, str(module.NAME)))
     return games
 
@@ -72,12 +73,16 @@ def card_games() -> list[tuple[str, str]]:
 def card_faces(game_id: object) -> tuple[CardFace, ...]:
     """The faces ``game_id`` needs, in the order its module lists them.
 
-    :raises InvalidAction: no such game, or a game without cards (Toss Up! uses dice).
+    :raises InvalidAction: no such game, a game without cards (Toss Up! uses dice), or one
+        whose cards the camera does not read (Paper Tales is kept by taps alone).
     """
     module = find_game(game_id)
     cards = getattr(module, "CARDS", None)
     if not cards:
         raise InvalidAction(f"{module.NAME} uses no cards, so there is no deck to teach.")
+    if not hasattr(module, "from_cards"):
+        raise InvalidAction(f"The camera reads no {module.NAME} cards, so there is no deck "
+                            "to teach.")
     return tuple(CardFace(str(cid), str(name)) for cid, name in cards.items())
 
 

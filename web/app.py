@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import ActionError
@@ -203,6 +203,10 @@ def _register_errors(app: Flask) -> None:
     def http_error(exc: HTTPException) -> Any:
         # keep the exception's own headers (Allow, Retry-After, Location), not its HTML type
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
+        if _wants_page():  # a mistyped address in a phone's browser: a page, not raw JSON
+            page = render_template("error.html", sentence=_sentence(exc),
+                                   heading=_HEADINGS.get(exc.code or 500, "Sorry"))
+            return page, exc.code or 500, headers
         return jsonify(error=_sentence(exc)), exc.code or 500, headers
 
     @app.errorhandler(Exception)
@@ -221,6 +225,17 @@ _SENTENCES = {
     413: "That request is too large.",
     415: "Send the request as JSON.",
 }
+
+
+_HEADINGS = {404: "Not here", 405: "Not here"}
+
+
+def _wants_page() -> bool:
+    """A browser opening an address outside the API (it prefers HTML to JSON)."""
+    if request.path.startswith("/api/") or request.method not in ("GET", "HEAD"):
+        return False
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    return best == "text/html"
 
 
 def _sentence(exc: HTTPException) -> str:

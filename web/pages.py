@@ -36,12 +36,20 @@ def game_catalog(modules: list[ModuleType] | None = None) -> list[dict[str, Any]
             "min_players": int(getattr(module, "MIN_PLAYERS", 1)),
             "max_players": int(getattr(module, "MAX_PLAYERS", 12)),
             "options": dict(getattr(module, "OPTIONS", {}) or {}),
+            "camera": camera_reads(module),
             "actions": [{"type": kind, "summary": doc.summary,
                          "properties": dict(doc.properties), "required": list(doc.required),
                          "example": dict(doc.example)}
                         for kind, doc in module.ACTIONS.items()],
         })
     return catalog
+
+
+def camera_reads(module: ModuleType) -> bool:
+    """Whether the camera reads anything in this game: cards through the camera link's
+    ``from_cards`` hook, or what it offers for the *next* button to confirm (Toss Up!'s dice)."""
+    buttons = getattr(module, "BUTTONS", {}) or {}
+    return hasattr(module, "from_cards") or "confirm" in buttons.values()
 
 
 _STATIC = Path(__file__).parent / "static"

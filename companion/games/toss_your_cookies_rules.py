@@ -106,18 +106,31 @@ def check_call(action: Call | Withdraw, claim: int | None, players: tuple[str, .
 
 
 def parse_cookies(value: Any, players: int) -> tuple[str, ...]:
-    """The cookie sets in play: one per player, default the first of COOKIES."""
+    """The cookie sets in play: one per player, default the first of COOKIES.
+
+    A cookie is named by its id or as the box says it, in any case, with or without
+    "Cookie" ("gingerbread", "Gingerbread Man", "chocolate chip").
+    """
     if value is None:
         return tuple(COOKIES)[:players]
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise InvalidAction("'cookies' must list the cookie ids in play.")
-    for cookie in value:
-        if cookie not in COOKIES:
-            raise InvalidAction(f"There is no cookie {cookie!r}; the cookies are "
-                                f"{', '.join(COOKIES)}.")
+        raise InvalidAction("'cookies' must list the cookies in play, by name.")
+    value = [_cookie_id(cookie) for cookie in value]
     if len(set(value)) != len(value) or len(value) != players:
         raise InvalidAction(f"Choose {players} different cookies, one set per player.")
     return tuple(value)
+
+
+def _cookie_id(said: str) -> str:
+    """The id of the cookie ``said`` names (see :func:`parse_cookies`)."""
+    def plain(text: str) -> str:
+        return " ".join(text.replace("-", " ").lower().removesuffix(" cookie").split())
+
+    for cookie, name in COOKIES.items():
+        if plain(said) in (plain(cookie), plain(name)):
+            return cookie
+    raise InvalidAction(f"There is no cookie {said!r}; the cookies are "
+                        f"{', '.join(COOKIES.values())}.")
 
 
 def parse_roll(data: Mapping[str, Any], at: float) -> Roll:

@@ -105,3 +105,12 @@ def test_no_offer_outside_toss_up(tmp_path, clock):
     session.start("sorry-21", ["Ann", "Bob"])
     DiceLink(session).on_reading(DiceReading(green=3, yellow=4, red=3))
     assert session.state()["dice"]["offer"] is None
+
+
+def test_another_game_withdraws_what_the_camera_saw(table):
+    # a Paper Tales state still carried the last Toss Up! reading under "dice"
+    DiceLink(table).on_reading(DiceReading(green=3, yellow=4, red=3))
+    table.start("toss-up", ["Ann", "Bob"])  # the same game again: the dice are still there
+    assert table.state()["dice"]["seen"] == {"green": 3, "yellow": 4, "red": 3, "other": 0}
+    table.start("paper-tales", ["Ann", "Bob"])
+    assert table.state()["dice"] == {"seen": None, "offer": None, "message": None}

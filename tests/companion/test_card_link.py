@@ -63,6 +63,23 @@ def test_without_a_taught_deck_the_phones_are_told(session, tmp_path, clock):
     watch(recognizer, clock)
     assert "No deck taught" in session.state()["cards"]["message"]
     assert recognizer.frames == 0
+    # it stays while the game goes on (it said "No known card in view" after the first card)
+    session.act({"type": "play", "card": "number-7"})
+    watch(recognizer, clock)
+    assert "No deck taught" in session.state()["cards"]["message"]
+
+
+def test_a_sentence_about_the_table_is_withdrawn_when_the_game_moves_on(tmp_path, clock):
+    s = Session(Journal(tmp_path / "data"), clock=clock)
+    s.start("toss-your-cookies", ["Ann", "Bob", "Cy"])
+    try:
+        s.act({"type": "claim", "player": 0})
+        CardLink(s).on_cards(("wild",))  # "the hand falls short": of this hand, this claim
+        assert s.state()["cards"]["message"]
+        s.act({"type": "withdraw"})
+        assert s.state()["cards"]["message"] is None
+    finally:
+        s.journal.close()
 
 
 def test_cards_of_no_interest_offer_nothing(session, clock):
@@ -100,3 +117,9 @@ def test_cards_not_told_from_a_look_alike_are_shown_as_unsure(session, decks, cl
 def test_a_table_with_every_card_named_has_none_unsure(session):
     CardLink(session).on_cards(("number-5",))
     assert session.state()["cards"]["unsure"] == []
+
+
+def test_the_no_deck_sentence_goes_with_its_game(session):
+    CardLink(session).on_cards((), message="No deck taught for this game yet.")
+    session.start("toss-up", ["Ann", "Bob"])
+    assert session.state()["cards"]["message"] is None

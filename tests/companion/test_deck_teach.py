@@ -179,6 +179,9 @@ def test_faces_come_from_the_game_module_and_ids_are_checked():
         with pytest.raises(InvalidAction):
             find_face("sorry-21", bad)
     assert all(g != "toss-up" for g, _ in deck_teach.card_games())
+    with pytest.raises(InvalidAction, match="The camera reads no Paper Tales cards"):
+        card_faces("paper-tales")  # kept by taps alone: its Units are never read
+    assert all(g != "paper-tales" for g, _ in deck_teach.card_games())
 
 
 def test_save_replaces_a_cards_older_photos_and_forget_removes_them(tmp_path):
@@ -258,6 +261,7 @@ def test_cli_learns_live_into_the_default_deck_folder(tmp_path, monkeypatch, cap
 
 @pytest.mark.parametrize("argv,message", [
     (["--game", "toss-up"], "uses no cards"),
+    (["--game", "paper-tales"], "The camera reads no Paper Tales cards"),
     (["--game", "nope"], "Unknown game"),
     (["--game", "sorry-21", "--camera", "none"], "needs a camera"),
     (["--game", "sorry-21", "--camera", "replay:/no/such/folder"], "no such folder"),
@@ -274,8 +278,26 @@ def test_cli_from_folder_still_needs_a_deck(tmp_path, capsys):
         main(["deck", "learn", "--from", str(tmp_path)])
     assert stop.value.code == 2
     assert "--deck" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        main(["deck", "learn", "--from", str(tmp_path), "--game", "sorry-21"])
+    with pytest.raises(SystemExit) as stop:
+        main(["deck", "learn"])
+    assert stop.value.code == 2 and "--game GAME_ID or --from DIR" in capsys.readouterr().err
+
+
+def test_cli_from_folder_teaches_a_games_deck_where_the_companion_reads_it(tmp_path, capsys):
+    # the host page of a companion without a camera says "companion deck learn --from DIR
+    # --game sorry-21", which was refused: "argument --game: not allowed with argument --from"
+    photos, data = tmp_path / "photos", tmp_path / "data"
+    photos.mkdir()
+    cv2.imwrite(str(photos / "switch.jpg"), one_card("hero-moon"))
+    assert main(["deck", "learn", "--from", str(photos), "--game", "sorry-21",
+                 "--data-dir", str(data)]) == 0
+    assert "taught 1 card faces" in capsys.readouterr().out
+    assert [p.name for p in (data / "decks" / "sorry-21").glob("*.png")] == ["switch.png"]
+    for game, message in (("toss-up", "uses no cards"), ("nope", "Unknown game")):
+        with pytest.raises(SystemExit) as stop:
+            main(["deck", "learn", "--from", str(photos), "--game", game, "--data-dir", str(data)])
+        err = capsys.readouterr().err
+        assert stop.value.code == 2 and message in err and "Traceback" not in err
 
 
 def test_a_fully_taught_game_says_so(tmp_path, capsys):

@@ -76,8 +76,17 @@ def test_the_table_may_choose_its_cookie_sets():
         "fortune", "gingerbread", "sandwich"]
 
 
+def test_cookie_sets_may_be_named_as_the_box_says():
+    # the host page's field says "names separated by commas"; only ids were taken
+    state = game.new_game(["A", "B", "C"], {"cookies": ["Gingerbread Man", "chocolate chip",
+                                                        "Fortune Cookie"]})
+    assert [c["id"] for c in game.public_state(state)["setup"]["cookies"]] == [
+        "gingerbread", "chocolate-chip", "fortune"]
+
+
 @pytest.mark.parametrize("options, match", [
     ({"cookies": ["fortune", "fortune", "sandwich"]}, "3 different cookies"),
+    ({"cookies": ["Fortune", "fortune cookie", "sandwich"]}, "3 different cookies"),
     ({"cookies": ["fortune"]}, "3 different cookies"),
     ({"cookies": ["oatmeal", "fortune", "sandwich"]}, "no cookie 'oatmeal'"),
     ({"rounds": 0}, "'rounds'"),

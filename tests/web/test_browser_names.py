@@ -218,3 +218,110 @@ def test_the_tv_at_game_over_leaves_the_scores_room_for_names(browser, live_serv
     assert page.evaluate("document.documentElement.scrollHeight") <= height, "nobody scrolls a TV"
     assert not page.js_errors
     page.context.close()
+
+
+#: The buttons of `sel` drawn on the screen whose text runs past their edge (cut off).
+CLIPPED = """sel => [...document.querySelectorAll(sel)]
+  .filter(el => el.offsetParent && el.scrollWidth > el.clientWidth).map(el => el.textContent)"""
+NEXT_FRAME = "() => new Promise(done => requestAnimationFrame(() => done()))"
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (1366, 800), (1920, 1080)])
+def test_the_host_pages_choices_show_long_names_whole(browser, live_server, width, height):
+    # the player buttons of Bully, Flat Tire and Correct a score read "Barth… Maxim…
+    # Longn…" on a phone and "Wolfeschlegelsteinha…" on a laptop and a TV
+    play(live_server, "paper-toss")
+    page = open_at(browser, live_server.url + "/login", width, height)
+    unlock_host(page, live_server)
+    page.wait_for_selector('body[data-version="1"]')
+    page.click("#correct-card summary")
+    page.click("#controls .touch-more summary")  # drawn closed: fitted when it opens
+    snap(page, f"names-host-choices-{width}x{height}")
+    shown = page.locator(".choice:visible")
+    assert sorted(shown.all_inner_texts()) == sorted(LONG * 3)
+    assert page.evaluate(CLIPPED, ".choice") == []
+    assert page.evaluate(BROKEN, ".choice") == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.set_viewport_size({"width": 320, "height": 640})  # a narrower screen: fitted again
+    page.evaluate(NEXT_FRAME)  # (on its resize event, before the frame is drawn)
+    page.wait_for_function(f"({CLIPPED})('.choice').length === 0", timeout=5000)
+    assert not page.js_errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_the_teach_cards_list_keeps_card_names_whole_words(browser, live_server, width):
+    # "Gingerbrea|d Man" in Toss Your Cookies' list of faces on a phone
+    page = open_at(browser, live_server.url + "/login", width, 844)
+    unlock_host(page, live_server)
+    page.click("#teach-card summary")
+    page.wait_for_selector("#teach-game option", state="attached")
+    page.select_option("#teach-game", "toss-your-cookies")
+    page.wait_for_selector('.teach-faces button[title="gingerbread"]')
+    snap(page, f"names-teach-{width}")
+    assert page.evaluate(BROKEN, ".teach-faces button") == []
+    assert page.evaluate(CLIPPED, ".teach-faces button") == []
+    assert not page.js_errors
+    page.context.close()
+
+
+def test_a_players_stepper_puts_a_long_name_above_its_buttons(browser, live_server):
+    # Paper Tales' Wars strengths read "Bartho… Maxim… Longn…" and "Wolfes…" beside their
+    # − 0 + on a phone, under a "no timer" the size of a clock
+    play(live_server, "paper-tales", {"type": "next"}, {"type": "next"})  # Wars: no timer
+    page = open_at(browser, live_server.url + "/login", 390, 844)
+    unlock_host(page, live_server)
+    page.wait_for_selector('body[data-version="3"]')
+    wars = page.locator("section.touch-section", has_text="Wars")
+    labels = wars.locator(".stepper-label")
+    assert labels.all_inner_texts() == LONG
+    assert page.evaluate(CLIPPED, ".stepper-label") == []
+    assert page.evaluate(BROKEN, ".stepper-label") == []
+    stacked = wars.locator(".stepper").evaluate_all("els => els.map(e => e.matches('.stacked'))")
+    assert stacked == [True, True, True], "every name alike on a row of its own"
+    size = page.eval_on_selector(".timer-big .clock", "e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size < 40, "'no timer' is a word, not a clock"
+    assert not page.js_errors
+    page.context.close()
+
+
+def test_steppers_with_short_labels_keep_their_one_row(browser, live_server):
+    play(live_server, "toss-up")
+    page = open_at(browser, live_server.url + "/login", 390, 844)
+    unlock_host(page, live_server)
+    page.wait_for_selector('body[data-version="1"] .stepper.green')
+    assert page.locator(".stepper.stacked").count() == 0
+    page.context.close()
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_the_host_pages_score_chips_stay_inside_their_card(browser, live_server, width):
+    # on a 320 px phone "Bartholomew-Maximilian Longname 0" ran past the Scores card and
+    # the screen's edge, its score out of sight
+    play(live_server, "paper-toss")
+    page = open_at(browser, live_server.url + "/login", width, 640)
+    unlock_host(page, live_server)
+    page.wait_for_selector('body[data-version="1"] #status .mini')
+    card = page.locator("#status").bounding_box()
+    for chip in page.locator("#status .mini").all():
+        box = chip.bounding_box()
+        assert box["x"] + box["width"] <= card["x"] + card["width"], chip.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.locator("#status .mini").evaluate_all("els => els.map(e => e.title)") == LONG
+    page.context.close()
+
+
+def test_the_recent_list_stays_inside_its_card_on_a_small_phone(browser, live_server):
+    # "Snickerdoodle? Wolfeschlegelsteinhausenbergerdorff shows the hand" pushed the Recent
+    # list 180 px past a 320 px phone's edge, its time out of sight
+    play(live_server, "toss-your-cookies", {"type": "claim", "player": 1})
+    page = open_at(browser, live_server.url + "/login", 320, 640)
+    unlock_host(page, live_server)
+    page.wait_for_selector('body[data-version="2"] #recent li')
+    card = page.locator("#undo-card").bounding_box()
+    for part in page.locator("#recent li, #recent li > *").all():
+        box = part.bounding_box()
+        assert box["x"] + box["width"] <= card["x"] + card["width"], part.inner_text()
+    assert page.inner_text("#recent li .recent-what").replace("\n", " ") == (
+        f"Snickerdoodle? {LONG[1]} shows the hand")
+    page.context.close()

@@ -91,5 +91,10 @@ def test_the_phone_shows_the_hand_the_camera_sees_in_a_snickerdoodle(browser, li
     assert phone.inner_text("#claim-seen") == f"The camera sees: 4 × {name} · Wild"
     assert phone.inner_text("#camera-unsure") == "Unsure: Milk?"
     snap(phone, "phone-camera-cards-snickerdoodle")
-    assert not phone.js_errors
-    phone.context.close()
+    host = open_host(browser, live_server)  # the host page words the hand as the phone does
+    host.wait_for_selector("#claim-verdict")
+    assert host.inner_text("#claim-seen") == f"The camera sees: 4 × {name} · Wild"
+    assert host.inner_text("#camera-unsure") == "Unsure: Milk?"
+    assert not phone.js_errors and not host.js_errors
+    for page in (phone, host):
+        page.context.close()

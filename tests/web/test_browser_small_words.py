@@ -1,5 +1,6 @@
 """Headless Chromium on small things a player meets on the scoreboards: Toss Your Cookies'
-roll toast says the two dice as the table says them; the TV shows no phone buttons.
+roll toast says the two dice as the table says them; the TV shows no phone buttons; the
+Sorry! host page says who made the 21 that waits; a folded card's title is level with its +; the goal reads "first to 1 wins", not "1 wins".
 
 Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
 under CI.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.web.browser_support import unlock_host
 from tests.web.test_browser_review import open_page
 
 pytestmark = pytest.mark.browser
@@ -75,3 +77,43 @@ def test_the_host_page_says_it_is_loading_until_the_table_arrives(browser, live_
     assert page.is_visible("#controls") and page.is_visible("#undo-card")
     assert not page.js_errors
     page.context.close()
+
+
+def test_the_sorry_host_page_heads_a_waiting_21_with_who_made_it(browser, live_server):
+    # "Ann plays · total 21" above "Cleo made 21: steal it with SORRY!?"
+    assert live_server.request("POST", "/api/games", {"game": "sorry-21",
+                                                      "players": ["Ann", "Ben", "Cleo"]})[0] == 201
+    for card in ("number-7", "number-10", "number-4"):  # Cleo's 4 makes 21
+        assert live_server.request("POST", "/api/actions", {"type": "play", "card": card})[0] == 200
+    host = open_page(browser, live_server.url + "/login")
+    unlock_host(host, live_server)
+    host.wait_for_selector('body[data-version="4"]')
+    assert host.inner_text("#controls .turn-who") == "Cleo made 21 · total 21"
+    assert not host.js_errors
+    host.context.close()
+
+
+def test_a_folded_cards_title_is_level_with_its_plus(browser, live_server):
+    # Toss Your Cookies' "SETUP" sat 3 px above the middle of its "+"
+    assert live_server.request("POST", "/api/games", {"game": "toss-your-cookies",
+                                                      "players": ["Ann", "Ben", "Cy"]})[0] == 201
+    phone = open_page(browser, live_server.url + "/")
+    phone.wait_for_selector("details.setup summary .label")
+    title = phone.locator("details.setup summary .label").bounding_box()
+    row = phone.locator("details.setup summary").bounding_box()
+    assert abs((title["y"] + title["height"] / 2) - (row["y"] + row["height"] / 2)) <= 1
+    phone.context.close()
+
+
+@pytest.mark.parametrize("game, options, label", [
+    ("paper-toss", {"target": 1}, "Paper Tokens · first to 1 wins"),
+    ("sorry-21", {}, "Pawns HOME · first to 4 wins"),
+])
+def test_the_scores_say_what_wins(browser, live_server, game, options, label):
+    # "Paper Tokens · 1 wins", "Pawns HOME · 4 wins"
+    assert live_server.request("POST", "/api/games", {"game": game, "players": ["Ann", "Ben"],
+                                                      "options": options})[0] == 201
+    phone = open_page(browser, live_server.url + "/")
+    phone.wait_for_selector(".table .label")
+    assert phone.inner_text(".table .label").lower() == label.lower()  # drawn in capitals
+    phone.context.close()

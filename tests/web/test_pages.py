@@ -102,3 +102,27 @@ def test_no_inline_scripts_or_styles_in_templates():
         for chunk in text.split("<script")[1:]:
             head = chunk.split(">", 1)[0]
             assert "src=" in head or 'type="application/json"' in head, template.name
+
+
+BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def test_a_mistyped_address_in_a_browser_gets_a_page_not_raw_json(client):
+    # a phone that opened /scorebord showed {"error":"There is nothing at this address."}
+    answer = client.get("/scorebord", headers={"Accept": BROWSER})
+    assert answer.status_code == 404 and answer.mimetype == "text/html"
+    page = answer.get_data(as_text=True)
+    assert "There is nothing at this address." in page and 'href="/"' in page
+    assert answer.headers["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.parametrize("path, accept", [
+    ("/api/nothing", BROWSER),  # the API always answers JSON
+    ("/scorebord", "*/*"),  # a script, curl
+    ("/static/js/nothing.js", "*/*"),
+    ("/scorebord", "application/json"),
+])
+def test_everything_but_a_browsers_page_gets_json(client, path, accept):
+    answer = client.get(path, headers={"Accept": accept})
+    assert answer.status_code == 404
+    assert answer.get_json() == {"error": "There is nothing at this address."}

@@ -40,6 +40,8 @@ const Host = {
 
   render(state) {
     this.state = state;
+    const error = document.getElementById("error");  // a state came: the companion is back
+    if (error.textContent === UNREACHABLE) this.showError(null);
     document.getElementById("title").textContent = state.name ? "Host · " + state.name : "Host";
     document.body.dataset.version = state.version;
     Calls.sync(state.calls);
@@ -55,6 +57,10 @@ const Host = {
     this.renderRecent(state, controls);
     document.getElementById("correct-card").hidden = !state.game || state.over;
     document.getElementById("preview-card").hidden = !state.camera;
+    const game = GAMES[state.game];
+    const idle = document.getElementById("preview-idle");  // a game the camera reads nothing in
+    idle.hidden = !game || game.camera;
+    idle.textContent = idle.hidden ? "" : "The camera reads nothing in " + game.name + ": the host taps what happens. The picture only helps to aim the camera.";
     if (state.game && !state.over) Correction.render(state);
     const details = document.getElementById("new-game");
     const setup = !state.game || state.over;

@@ -35,6 +35,10 @@ function fill(el, ...children) {
   return el;
 }
 
+/** What a page says when a request finds no companion; a page may take it back once the
+ *  companion answers again. */
+const UNREACHABLE = "The companion cannot be reached. Check the Wi-Fi and try again.";
+
 /** One JSON request to the companion: {ok: true, data}, or {ok: false, data} after
  * `showError` was given one sentence saying why (the companion's own, or that it cannot
  * be reached). `init` is fetch's, with JSON accepted and the page's cookies sent. */
@@ -50,7 +54,7 @@ async function askCompanion(path, init, showError) {
     }
     return {ok: response.ok, data};
   } catch (e) {
-    showError("The companion cannot be reached. Check the Wi-Fi and try again.");
+    showError(UNREACHABLE);
     return {ok: false, data: null};
   }
 }
@@ -164,6 +168,20 @@ function countedText(ids, name) {
   for (const id of ids) counts.set(id, (counts.get(id) || 0) + 1);
   return [...counts].map(([id, n]) => (n > 1 ? n + " × " : "") + name(id)).join(" · ");
 }
+
+/** Toss Your Cookies' card words, one helper for its host controls and its panel. */
+const CookieCards = {
+  SPECIAL: {wild: "Wild", "half-eaten": "Half-eaten", milk: "Milk"},
+
+  /** A card's name: the cookie's of this game's setup ("Chocolate Chip"), or Wild, Half-eaten, Milk. */
+  name(state, id) {
+    const cookie = (state.setup ? state.setup.cookies : []).find((c) => c.id === id);
+    return cookie ? cookie.name.replace(/ Cookie$/, "") : CookieCards.SPECIAL[id] || id;
+  },
+
+  /** "4 × Chocolate Chip · Wild · Milk" for a list of card ids. */
+  hand(state, ids) { return countedText(ids, (id) => CookieCards.name(state, id)); },
+};
 
 /** Registries that per-game scripts fill: Panels[gameId](state, ctx) -> Node (scoreboard),
  *  HostControls[gameId](state, ctx) -> Node (host page). */

@@ -93,8 +93,9 @@ const NewGame = {
     if (value === null || Array.isArray(value)) {
       const field = fieldFor(name, {type: "string"}, "");
       const input = field.querySelector("input");
-      input.placeholder = "Default; or names separated by commas";
+      input.placeholder = "Default";  // the rest wraps below: a phone's field cut it off
       input.dataset.kind = "list";
+      field.append(h("p", {class: "hint", text: "Leave empty for the default, or list names separated by commas."}));
       return field;
     }
     return fieldFor(name, {type: typeof value === "number" ? "integer" : typeof value}, value);

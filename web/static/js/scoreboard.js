@@ -142,7 +142,8 @@ function cardsSaw(state, name, offered) {
     state.hand ? h("p", {class: "hint", text: "A hand is over the table: the camera looks once it has gone."}) : null,
     seen.length
       ? h("div", {class: "cards", id: "camera-cards"}, seen.map((id) => h("span", {class: "card-face " + id, text: name(id)})))
-      : h("p", {class: "roll-none", id: "camera-cards", text: unsure.length ? "No card it is sure of" : "No card of this deck in view"}),
+      : unsure.length || !cards.message  // a message with nothing in view says why ("No deck taught")
+        ? h("p", {class: "roll-none", id: "camera-cards", text: unsure.length ? "No card it is sure of" : "No card of this deck in view"}) : null,
     unsure.length ? h("p", {class: "hint", id: "camera-unsure", text: unsureText(unsure, name)}) : null,
     cards.message ? h("p", {class: "hint", id: "camera-message", text: cards.message}) : null,
     cards.offer ? h("p", {class: "offer", id: "camera-offer", text: "Waiting for the host to confirm: " + offered(cards.offer)}) : null);

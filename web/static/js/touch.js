@@ -60,8 +60,9 @@ const Touch = {
     return Touch.section("Camera" + (camera ? (offline ? " · offline" : " · watching") : ""),
       offline && camera.status ? h("p", {class: "hint", text: camera.status}) : null,
       state.hand ? h("p", {class: "hint", text: "A hand is over the table: the camera reads the cards once it has gone."}) : null,
-      h("p", {class: "hint", id: "camera-cards",
-              text: seen.length ? (offline ? "Last saw: " : "Sees: ") + seen.map(name).join(" · ") : "No known card in view."}),
+      seen.length || !cards.message  // a message with nothing in view says why ("No deck taught")
+        ? h("p", {class: "hint", id: "camera-cards",
+                  text: seen.length ? (offline ? "Last saw: " : "Sees: ") + seen.map(name).join(" · ") : "No known card in view."}) : null,
       cards.unsure && cards.unsure.length ? h("p", {class: "hint", id: "camera-unsure", text: unsureText(cards.unsure, name)}) : null,
       cards.message ? h("p", {class: "hint", text: cards.message}) : null,
       cards.offer ? h("button", {type: "button", class: "btn good big", id: "confirm-camera",
@@ -81,7 +82,7 @@ const Touch = {
     const running = Boolean(timer && timer.running);
     const started = timer && !running && typeof timer.remaining_at_pause === "number" && timer.remaining_at_pause < timer.duration;
     return h("div", {class: "timer-bar"},
-      h("div", {class: "timer-big"}, timerView(timer, "host-clock") || h("span", {class: "clock paused", text: "no timer"})),
+      h("div", {class: "timer-big"}, timerView(timer, "host-clock") || h("span", {class: "clock paused none", text: "no timer"})),
       h("div", {class: "action-row"},
         Touch.act(running ? "Pause" : started ? "Resume" : "Start timer", {type: "toggle"}, send,
                   {tone: "ghost", id: "timer-toggle"}),
@@ -101,3 +102,110 @@ function draftFor(key, initial) {
   }
   return store.get(key);
 }
+
+/** Choice buttons (and the Teach cards list's) show their whole text, never a clipped or
+ *  broken word: a group with a word that has no room even at 85% of its size takes fewer
+ *  columns (one at most per row), then a text still too wide shrinks, to 70% of its size at
+ *  most; past that its word breaks. */
+function fitChoices(group) {
+  const choices = [...group.querySelectorAll("button")];
+  group.style.gridTemplateColumns = "";
+  for (const el of choices) { el.style.fontSize = ""; el.classList.remove("choice-break"); }
+  if (!group.clientWidth) return;  // in a closed <details>: fitted when it opens
+  const cut = (el) => el.scrollWidth > el.clientWidth;
+  const cramped = (el) => 0.85 * el.scrollWidth > el.clientWidth;
+  let cols = getComputedStyle(group).gridTemplateColumns.split(" ").length;
+  while (cols > 1 && choices.some(cramped)) {
+    cols -= 1;
+    group.style.gridTemplateColumns = "repeat(" + cols + ", minmax(0, 1fr))";
+  }
+  for (const el of choices.filter(cut)) {
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    el.style.fontSize = Math.max(0.7, 0.98 * el.clientWidth / el.scrollWidth) * size + "px";
+  }
+  for (const el of choices.filter(cut)) el.classList.add("choice-break");
+}
+
+/** Steppers side by side in `box` (the players' Wars strengths, the final tally): when a
+ *  label (a player's name) has no room beside its − value +, every label takes a row of its
+ *  own above them (.stacked, alike); a word still too wide shrinks, to 70% at most, then breaks. */
+function fitSteppers(box) {
+  const steppers = [...box.children].filter((el) => el.matches(".stepper"));
+  const labels = steppers.map((el) => el.querySelector(".stepper-label")).filter(Boolean);
+  for (const el of steppers) el.classList.remove("stacked");
+  for (const label of labels) { label.style.fontSize = ""; label.classList.remove("choice-break"); }
+  const cut = (label) => label.scrollWidth > label.clientWidth;
+  if (!labels.some((label) => label.clientWidth && cut(label))) return;
+  for (const el of steppers) el.classList.add("stacked");
+  for (const label of labels.filter(cut)) {
+    const size = parseFloat(getComputedStyle(label).fontSize);
+    label.style.fontSize = Math.max(0.7, 0.98 * label.clientWidth / label.scrollWidth) * size + "px";
+  }
+  for (const label of labels.filter(cut)) label.classList.add("choice-break");
+}
+
+const CHOICE_GROUPS = ".choices, .teach-faces, .stepper";
+
+function fitGroup(group) {
+  if (!group.matches(".stepper")) fitChoices(group);
+  else if (group.parentElement) fitSteppers(group.parentElement);
+}
+
+/** Every choice group and stepper in `root` (an element or the document) fitted to its width. */
+function fitAllChoices(root) {
+  const groups = root.matches && root.matches(CHOICE_GROUPS) ? [root] : [];
+  for (const group of [...groups, ...root.querySelectorAll(CHOICE_GROUPS)]) fitGroup(group);
+}
+
+/** The host's "more" sections (<details class="touch-more">: Bully or Flat Tire, a Unit to
+ *  add, who claims the round) stay open while the controls are drawn again for the same
+ *  version of the game (a draft's change, the camera's news, a hand over the table); an
+ *  accepted action (a new version) closes them. Known by their place among the sections. */
+const MoreOpen = {
+  version: null,
+  open: new Set(),
+
+  places() { return [...document.querySelectorAll("details.touch-more")]; },
+
+  /** Forget what was open when the game has moved on to another version. */
+  sync() {
+    const version = typeof Host !== "undefined" && Host.state ? Host.state.version : null;
+    if (version !== this.version) { this.version = version; this.open.clear(); }
+  },
+
+  remember(details) {
+    this.sync();
+    const place = this.places().indexOf(details);
+    if (place < 0) return;  // drawn again since: the new one is what counts
+    if (details.open) this.open.add(place); else this.open.delete(place);
+  },
+
+  restore() {
+    this.sync();
+    this.places().forEach((details, place) => { if (this.open.has(place)) details.open = true; });
+  },
+};
+
+// Fitted as they are drawn (before the browser paints), when a <details> holding some opens
+// and when the screen turns or the window is resized; "more" sections reopened as drawn.
+new MutationObserver((changes) => {
+  const groups = new Set();
+  let more = false;
+  for (const change of changes) {
+    const around = change.target.closest && change.target.closest(CHOICE_GROUPS);  // a group refilled
+    if (around) groups.add(around);
+    for (const node of change.addedNodes) {
+      if (node.nodeType !== Node.ELEMENT_NODE) continue;
+      if (node.matches(CHOICE_GROUPS)) groups.add(node);
+      for (const group of node.querySelectorAll(CHOICE_GROUPS)) groups.add(group);
+      more = more || node.matches("details.touch-more") || Boolean(node.querySelector("details.touch-more"));
+    }
+  }
+  if (more) MoreOpen.restore();
+  for (const group of groups) fitGroup(group);
+}).observe(document.body, {childList: true, subtree: true});
+document.addEventListener("toggle", (e) => {
+  if (e.target.matches("details.touch-more")) MoreOpen.remember(e.target);
+  fitAllChoices(e.target);
+}, true);
+window.addEventListener("resize", () => fitAllChoices(document));

@@ -34,11 +34,13 @@
   function body(state, send, redraw) {
     if (state.stage === "tiebreak") return [tiebreak(state, send, redraw)];
     const who = state.players[state.current];
+    const p = state.pending;  // a 21 or SORRY! waits for an answer: that is the news, not who plays next
+    const head = !p ? (who ? who.name : "") + " plays" : p.kind === "claim" ? p.player + " made 21"
+      : p.kind === "take-back" ? p.player + " played SORRY! on " + p.target : p.player + " steals " + p.target + "'s 21";
     const parts = [h("div", {class: "turn-head"},
-      h("p", {class: "turn-who", text: (who ? who.name : "") + " plays · total " + state.total}),
+      h("p", {class: "turn-who", text: head + " · total " + state.total}),
       h("p", {class: "turn-meta", text: "Round " + state.round + (state.play2_left ? " · Play 2: " + state.play2_left + " number cards owed" : "")})),
       Touch.cameraCards(state, describe, cardName)];
-    const p = state.pending;
     if (p && p.kind === "claim") {
       const maker = state.players.findIndex((x) => x.name === p.player);
       parts.push(Touch.section(p.player + " made 21: steal it with SORRY!?",

@@ -73,7 +73,7 @@
       offer ? h("button", {type: "button", class: "btn good big", id: "confirm-camera",
                            text: "Confirm: " + offer.green + " green · " + offer.yellow + " yellow · " + offer.red + " red",
                            onclick: () => Host.post("/api/camera/confirm")}) : null,
-      h("p", {class: "hint", text: "The live picture is in Camera preview below."}));
+      camera && !camera.online ? null : h("p", {class: "hint", id: "camera-live", text: "The live picture is in Camera preview below."}));
   }
 
   function describe(action) {

@@ -32,17 +32,8 @@
         Touch.act("Toss now", {type: "toss"}, send, {tone: "ghost", id: "toss-now"})));
   }
 
-  const SPECIAL = {wild: "Wild", "half-eaten": "Half-eaten", milk: "Milk"};
-
-  function cardName(state, id) {
-    const cookie = (state.setup ? state.setup.cookies : []).find((c) => c.id === id);
-    return cookie ? cookie.name.replace(/ Cookie$/, "") : SPECIAL[id] || id;
-  }
-
-  /** "4 × Chocolate Chip · Wild · Milk" for a list of card ids. */
-  function handText(state, ids) {
-    return countedText(ids, (id) => cardName(state, id));
-  }
+  const cardName = CookieCards.name;
+  const handText = CookieCards.hand;
 
   function claim(state, send) {
     const camera = Boolean(state.camera || state.cards);

@@ -52,7 +52,7 @@
     parts.push(cardsSaw(state, name, (a) => "flip " + a.cards.map(name).join(" + ")));
     if (state.last_toss) parts.push(h("section", {class: "last-roll"}, tossView(state.last_toss, "Last toss · " + state.last_toss.tosser)));
     parts.push(h("section", {class: "table"},
-      h("p", {class: "label", text: "Paper Tokens · " + state.target + " wins"}),
+      h("p", {class: "label", text: "Paper Tokens · first to " + state.target + " wins"}),
       playerList(state, (p) => [
         h("span", {class: "progress", "aria-hidden": "true"},
           h("span", {class: "progress-fill", style: {width: Math.min(100, 100 * p.tokens / state.target) + "%"}})),

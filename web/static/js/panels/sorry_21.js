@@ -58,7 +58,7 @@
       parts.push(h("p", {class: "hint last-round", text: "Round " + r.round + ": " + how + " · pawn HOME for " + r.flipped.join(", ")}));
     }
     parts.push(h("section", {class: "table"},
-      h("p", {class: "label", text: "Pawns HOME · " + state.goal + " wins"}),
+      h("p", {class: "label", text: "Pawns HOME · first to " + state.goal + " wins"}),
       playerList(state, (p) => pawns(p))));
     parts.push(scoreChart(state, "round"));
     return h("div", {class: "panel sorry-21"}, parts);

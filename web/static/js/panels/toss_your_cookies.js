@@ -20,18 +20,8 @@
     });
   }
 
-  const SPECIAL = {wild: "Wild", "half-eaten": "Half-eaten", milk: "Milk"};
-
-  /** A card's name: the cookie's ("Chocolate Chip"), or Wild, Half-eaten, Milk. */
-  function cardName(state, id) {
-    const cookie = (state.setup ? state.setup.cookies : []).find((c) => c.id === id);
-    return cookie ? cookie.name.replace(/ Cookie$/, "") : SPECIAL[id] || id;
-  }
-
-  /** "4 × Chocolate Chip · Wild · Milk" for a list of card ids. */
-  function handText(state, ids) {
-    return countedText(ids, (id) => cardName(state, id));
-  }
+  const cardName = CookieCards.name;
+  const handText = CookieCards.hand;
 
   /** The open claim: who shows the hand, what the camera sees of it, and its verdict. */
   function claimView(state) {
