@@ -41,6 +41,7 @@ from vision.dice_piles import pile_dice
 from vision.dice_split import guess_side, split_blocks
 from vision.dice_thin import is_inside, is_on_band, thin_blobs
 from vision.dice_tint import light_body_mark
+from vision.dice_size import die_side_on_table
 from vision.dice_segment import (clean_mask, exposure_gain, foreground, is_table_colour,
                                  normalise_exposure, table_model, unclipped_value,
                                  white_balance, white_gains)
@@ -151,8 +152,9 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     if side_hint:
         side = side_hint * scale
     else:
-        side = pick.die_side(found, side, max_aspect=params.max_aspect,
-                             min_fill=params.min_fill, min_edge=params.min_edge)
+        side = die_side_on_table(found, side, mask, max_aspect=params.max_aspect,
+                                 min_fill=params.min_fill, min_edge=params.min_edge,
+                                 checkered=grid is not None)
     cloth = (classes := table_classes(model, params)) & faces_.CLASS_NAMES.keys()
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge, cloth=classes,
