@@ -23,8 +23,9 @@ from vision.dice_split import several_marks, split_merged
 def is_top_shaped(face: Face, top_area: float | None, *, max_aspect: float,
                   min_fill: float) -> bool:
     """True for a square-ish face of a die's size (when the size is known)."""
-    if face.aspect > max_aspect or face.fill < min_fill or face.corners < 1.2:
-        return False
+    if face.aspect > max_aspect or face.fill < min_fill or face.corners < 1.2 and not (
+            face.cls == GREY and face.corners >= 1.1 and face.mark == NONE and has_pips(face)):
+        return False  # (a dark die's face blurred round keeps its pips; a coin is not dark)
     if face.cls in (LIGHT, GREY) and not has_pips(face):
         return False  # a light face has pips or a mark; a shadow or a card corner has none
     if face.cls == YELLOW and face.mark == NONE and _chroma(face) < 0.45:

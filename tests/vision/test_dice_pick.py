@@ -222,3 +222,14 @@ def test_a_soft_white_die_with_pips_counts_where_it_stands_out_of_the_table_grai
     # a soft plain blotch (no pips) stays out whatever the grain
     blotch = replace(white, holes=0.0, pips=0.0)
     assert pick_tops([blotch], 30.0, soft_die=lambda f: True, **kw) == []
+
+
+def test_a_dark_die_blurred_round_keeps_its_pips_a_plain_disc_does_not():
+    from vision.dice_pick import is_top_shaped
+
+    kw = dict(top_area=900.0, max_aspect=1.75, min_fill=0.62)
+    dark = face(cls=GREY, bgr=(60.0, 40.0, 55.0), value=60.0, corners=1.16, pips=100.0,
+                holes=0.12, max_hole=0.03)  # a purple die's face, its corners soft
+    assert is_top_shaped(dark, **kw)
+    assert not is_top_shaped(replace(dark, holes=0.0, pips=0.0), **kw)  # a plain disc
+    assert not is_top_shaped(replace(dark, corners=1.05), **kw)  # round: a coin's relief
