@@ -34,13 +34,14 @@ from vision.calibrate import Calibration, apply_calibration
 from vision.dice_cells import cloth_dice, cloth_pip_dice, in_cloth_shade
 from vision.dice_cloth import cloth_grid, is_cloth_square, table_classes
 from vision.dice_coins import is_coin, may_be_disc
-from vision.dice_grain import is_grain_blotch
+from vision.dice_grain import is_grain_blotch, stands_out
 from vision.dice_marks import find_marks
 from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
 from vision.dice_split import guess_side, split_blocks
 from vision.dice_thin import is_inside, is_on_band, thin_blobs
 from vision.dice_tint import light_body_mark
+from vision.dice_size import die_side_on_table
 from vision.dice_segment import (clean_mask, exposure_gain, foreground, is_table_colour,
                                  normalise_exposure, table_model, unclipped_value,
                                  white_balance, white_gains)
@@ -151,14 +152,16 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     if side_hint:
         side = side_hint * scale
     else:
-        side = pick.die_side(found, side, max_aspect=params.max_aspect,
-                             min_fill=params.min_fill, min_edge=params.min_edge)
+        side = die_side_on_table(found, side, mask, max_aspect=params.max_aspect,
+                                 min_fill=params.min_fill, min_edge=params.min_edge,
+                                 checkered=grid is not None)
     cloth = (classes := table_classes(model, params)) & faces_.CLASS_NAMES.keys()
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge, cloth=classes,
                           drop=lambda f: is_grain_blotch(f, work, side) or is_cloth_square(
                               f, grid, params, model, side, work, classes=classes) or (
-                              may_be_disc(f, side) and is_coin(work, f.centre, side)))
+                              may_be_disc(f, side) and is_coin(work, f.centre, side)),
+                          soft_die=lambda f: stands_out(f.edge, work, f.centre, side))
     doubt = [pick.is_doubtful_top(t) for t in tops]  # doubtful tops yield to dice found
     doubtful = [t for t, d in zip(tops, doubt) if d]  # otherwise (below)
     tops = [t for t, d in zip(tops, doubt) if not d]

@@ -23,8 +23,9 @@ from vision.dice_split import several_marks, split_merged
 def is_top_shaped(face: Face, top_area: float | None, *, max_aspect: float,
                   min_fill: float) -> bool:
     """True for a square-ish face of a die's size (when the size is known)."""
-    if face.aspect > max_aspect or face.fill < min_fill or face.corners < 1.2:
-        return False
+    if face.aspect > max_aspect or face.fill < min_fill or face.corners < 1.2 and not (
+            face.cls == GREY and face.corners >= 1.1 and face.mark == NONE and has_pips(face)):
+        return False  # (a dark die's face blurred round keeps its pips; a coin is not dark)
     if face.cls in (LIGHT, GREY) and not has_pips(face):
         return False  # a light face has pips or a mark; a shadow or a card corner has none
     if face.cls == YELLOW and face.mark == NONE and _chroma(face) < 0.45:
@@ -151,21 +152,24 @@ def score(face: Face) -> float:
 def pick_tops(faces: list[Face], side: float, *, max_aspect: float, min_fill: float,
               top_area: float | None, min_edge: float,
               drop: Callable[[Face], bool] | None = None,
-              cloth: set[int] | None = None) -> list[Face]:
+              cloth: set[int] | None = None,
+              soft_die: Callable[[Face], bool] | None = None) -> list[Face]:
     """Best-scoring top faces (or top marks), at most one per die (centres a die apart).
 
     ``drop`` tells candidates to leave out after the repeating patterns are found (e.g.
     squares of a checkered cloth by the cloth's grid), asked only of a candidate that no
     better one of the same die came before (the same tops as asking all, for half the
     asking); ``cloth``, when given, holds the colour classes of the table's dominant
-    colours, the only ones its pattern can have.
+    colours, the only ones its pattern can have; ``soft_die``, when given, tells a plain
+    face with pips whose soft outline still stands out of the table's grain around it (a
+    white die on a white table: little contrast, but no grain either).
     """
     hyps: list[tuple[float, Face]] = []
     for f in faces + split_merged(faces, side):
         if f.edge < min_edge:
             continue  # a soft blotch of the table, not a die's crisp face
         if is_top_shaped(f, top_area, max_aspect=max_aspect, min_fill=min_fill):
-            if _uncoloured(f) and f.edge < 60:
+            if _uncoloured(f) and f.edge < 60 and not (has_pips(f) and soft_die and soft_die(f)):
                 continue  # no colour to go by and a soft outline: wood grain, a stain
             if f.mark == NONE and f.edge < 70 and f.pips < 30:
                 continue  # soft and plain: the lit part of a coin, a pencil, a shadow

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -238,3 +239,27 @@ def test_drop_is_asked_only_of_the_best_face_of_each_die():
                      drop=lambda f: asked.append(f) or f is top)
     assert sorted(t.centre for t in tops) == [piece.centre, apart.centre]
     assert any(f is piece for f in asked)
+
+
+def test_a_soft_white_die_with_pips_counts_where_it_stands_out_of_the_table_grain():
+    # a white die on a white table: its outline is soft (little contrast), its pips clear
+    white = face(cls=LIGHT, bgr=(225.0, 225.0, 225.0), value=225.0, edge=52.0, pips=80.0,
+                 holes=0.12, max_hole=0.05)
+    kw = dict(max_aspect=1.75, min_fill=0.62, top_area=900.0, min_edge=40.0)
+    assert pick_tops([white], 30.0, **kw) == []  # soft and colourless: grain, a stain
+    assert pick_tops([white], 30.0, soft_die=lambda f: False, **kw) == []  # grain as sharp
+    assert len(pick_tops([white], 30.0, soft_die=lambda f: True, **kw)) == 1
+    # a soft plain blotch (no pips) stays out whatever the grain
+    blotch = replace(white, holes=0.0, pips=0.0)
+    assert pick_tops([blotch], 30.0, soft_die=lambda f: True, **kw) == []
+
+
+def test_a_dark_die_blurred_round_keeps_its_pips_a_plain_disc_does_not():
+    from vision.dice_pick import is_top_shaped
+
+    kw = dict(top_area=900.0, max_aspect=1.75, min_fill=0.62)
+    dark = face(cls=GREY, bgr=(60.0, 40.0, 55.0), value=60.0, corners=1.16, pips=100.0,
+                holes=0.12, max_hole=0.03)  # a purple die's face, its corners soft
+    assert is_top_shaped(dark, **kw)
+    assert not is_top_shaped(replace(dark, holes=0.0, pips=0.0), **kw)  # a plain disc
+    assert not is_top_shaped(replace(dark, corners=1.05), **kw)  # round: a coin's relief
