@@ -1,5 +1,6 @@
 """Headless Chromium on what the table is told: whose roll the phones show once the dice
-have passed on, and the host's camera preview while the camera is offline.
+have passed on, the host's camera preview while the camera is offline, and a name too long
+for the host's buttons on a small phone.
 
 Drives /usr/bin/chromium (Debian's) through Playwright on a real local server; skipped when
 it is missing, except under CI.
@@ -18,6 +19,8 @@ from companion.camera_link import DiceLink
 from companion.journal import Journal
 from companion.recognition import Recognizer
 from companion.session import Session
+from tests.web.browser_support import unlock_host
+from tests.web.test_browser_names import BROKEN, LONG, open_at, play
 from tests.web.test_browser_review import open_page, snap
 from web import create_app, make_server
 
@@ -119,5 +122,55 @@ def test_the_preview_says_the_camera_is_offline_and_what_to_do(browser, rig, wid
     session.set_extra("camera", {"online": True, "status": "camera online (opencv:0)"})
     page.wait_for_selector("#preview-offline", state="hidden")
     assert page.eval_on_selector("#preview", "e => e.classList.contains('stale')") is False
+    assert not page.js_errors
+    page.context.close()
+
+
+#: Each element of `sel` drawn on the screen: [its text, cut off?, its class, its title].
+DRAWN = """sel => [...document.querySelectorAll(sel)].filter(el => el.offsetParent)
+  .map(el => [el.textContent, el.scrollWidth > el.clientWidth, el.className, el.title])"""
+
+
+@pytest.mark.parametrize("game, actions, where", [
+    ("paper-toss", [], "#correct-card .choice"),
+    ("paper-tales", [{"type": "next"}, {"type": "next"}], ".stepper-label")])  # Wars: strengths
+def test_a_name_too_long_for_a_small_phone_ends_in_an_ellipsis(browser, live_server, game,
+                                                              actions, where):
+    # on a 320 px phone "Wolfeschlegelsteinhausenbergerd|orff" broke inside the word on the
+    # host's buttons, where every other place cuts a name short with "…" and a title
+    play(live_server, game, *actions)
+    page = open_at(browser, live_server.url + "/login", 320, 640)
+    unlock_host(page, live_server)
+    page.wait_for_selector(f'body[data-version="{1 + len(actions)}"]')
+    page.click("#correct-card summary")
+    snap(page, f"notices-cut-name-{game}-320x640")
+    drawn = [d for d in page.evaluate(DRAWN, where) if d[0] in LONG]  # the players' names
+    assert [text for text, *_ in drawn] == LONG
+    assert page.evaluate(BROKEN, where) == []
+    for text, cut, classes, title in drawn:
+        if text == LONG[1]:  # 35 letters: no room even at 70%
+            assert cut and "choice-cut" in classes.split() and title == text
+        else:
+            assert not cut and "choice-cut" not in classes.split(), text
+    page.set_viewport_size({"width": 1366, "height": 800})  # room again: the whole name
+    page.wait_for_function(f"sel => ({DRAWN})(sel).every(([, cut, cls]) => !cut && !cls.includes('choice-cut'))",
+                           arg=where, timeout=5000)
+    assert not page.js_errors
+    page.context.close()
+
+
+def test_whose_turn_on_the_host_page_stays_inside_its_card_on_a_small_phone(browser, live_server):
+    # "Wolfeschlegelsteinh" ran past the Toss Up! controls' card, "rolls" out of sight
+    play(live_server, "toss-up", {"type": "roll", "green": 4, "yellow": 5, "red": 1},
+         {"type": "bank"})
+    page = open_at(browser, live_server.url + "/login", 320, 640)
+    unlock_host(page, live_server)
+    page.wait_for_selector('body[data-version="3"] #controls .turn-who')
+    assert page.text_content("#controls .turn-who") == LONG[1] + " rolls"
+    card = page.locator("#controls").bounding_box()
+    words = page.eval_on_selector("#controls .turn-who", """e => {
+      const r = document.createRange(); r.selectNodeContents(e);
+      return Math.max(...[...r.getClientRects()].map(b => b.right)); }""")
+    assert words <= card["x"] + card["width"], "the name runs past the card's edge"
     assert not page.js_errors
     page.context.close()
