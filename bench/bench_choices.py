@@ -6,7 +6,7 @@ hyphenated name of three words, one word of 35 letters), at 390x844 (a phone) an
 1366x800 (a laptop), opens Correct a score and Bully or Flat Tire (nine player buttons
 drawn), and re-renders the last state ``--rounds`` times, timing ``Host.render`` with its
 layout and then ``fitAllChoices`` (``web/static/js/touch.js``: fewer columns for a group
-whose words have no room, then a smaller type, then a broken word) with the layout it
+whose words have no room, then a smaller type, then "…" on a name) with the layout it
 causes. Wall-clock milliseconds inside the page, so read them beside the load average
 printed with them.
 

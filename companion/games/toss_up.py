@@ -92,6 +92,7 @@ class State:
     dice_in_hand: int = DICE
     rolls: int = 0  # rolls made this turn
     last_roll: Roll | None = None
+    rolled_by: int = 0  # seat that made ``last_roll``
     final_round: bool = False
     final_turns: tuple[int, ...] = ()  # seats still owed a last turn, in order
     over: bool = False
@@ -158,7 +159,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
 
     if action.is_red_light:
         events = [Event("red-light", {"player": who, "lost": state.points})]
-        return _end_turn(replace(state, last_roll=action), events)
+        return _end_turn(replace(state, last_roll=action, rolled_by=state.current), events)
 
     events = [Event("roll", {"player": who, "green": action.green,
                              "yellow": action.yellow, "red": action.red})]
@@ -169,7 +170,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         left = DICE
         events.append(Event("all-green", {"player": who}))
     state = replace(state, points=state.points + action.green, dice_in_hand=left,
-                    rolls=state.rolls + 1, last_roll=action)
+                    rolls=state.rolls + 1, last_roll=action, rolled_by=state.current)
     return state, events
 
 
@@ -232,7 +233,7 @@ def public_state(state: State) -> dict[str, Any]:
         "turn": {"points": state.points, "dice_in_hand": state.dice_in_hand,
                  "rolls": state.rolls, "number": state.turn_number},
         "last_roll": None if roll is None else
-        {"green": roll.green, "yellow": roll.yellow, "red": roll.red},
+        {"green": roll.green, "yellow": roll.yellow, "red": roll.red, "by": state.rolled_by},
         "final_round": state.final_round,
         "final_turns": [state.players[s] for s in state.final_turns],
         "odds": red_light_odds(state.dice_in_hand),

@@ -53,6 +53,16 @@ def test_a_red_light_loses_the_turn_but_not_the_bank():
     assert view["current"] == 1, "the next player is current at once"
 
 
+def test_the_last_roll_says_whose_it_was_after_the_turn_passed():
+    # the phones showed "Last roll of the previous turn" without saying whose it was
+    state = play(game.new_game(["Ann", "Bob", "Cy"]), roll(3, 4, 3))
+    assert game.public_state(state)["last_roll"] == {"green": 3, "yellow": 4, "red": 3, "by": 0}
+    state = play(state, BANK)  # Bob is up: the last roll is still Ann's
+    assert (game.public_state(state)["current"], game.public_state(state)["last_roll"]["by"]) == (1, 0)
+    state = play(state, roll(0, 5, 5))  # Bob's red light passes the dice to Cy
+    assert (game.public_state(state)["current"], game.public_state(state)["last_roll"]["by"]) == (2, 1)
+
+
 def test_all_yellow_changes_nothing_and_may_be_banked_for_zero():
     state = play(game.new_game(["Ann", "Bob"]), roll(0, 10, 0))
     assert game.public_state(state)["turn"]["dice_in_hand"] == 10

@@ -61,6 +61,7 @@ const Host = {
     const idle = document.getElementById("preview-idle");  // a game the camera reads nothing in
     idle.hidden = !game || game.camera;
     idle.textContent = idle.hidden ? "" : "The camera reads nothing in " + game.name + ": the host taps what happens. The picture only helps to aim the camera.";
+    previewNotice(state.camera);
     if (state.game && !state.over) Correction.render(state);
     const details = document.getElementById("new-game");
     const setup = !state.game || state.over;
@@ -133,6 +134,23 @@ function describeAction(action) {
   const rest = Object.entries(action).filter(([k]) => listed(k))
     .map(([k, v]) => k + " " + (typeof v === "object" ? JSON.stringify(v) : v));
   return action.type + (rest.length ? ": " + rest.join(", ") : "");
+}
+
+/** Over the preview while the camera gives no picture: what is wrong and what to do (the
+ *  picture under it, dimmed, is the last one it took). `camera`: the live extra {online, status}. */
+function previewNotice(camera) {
+  const notice = document.getElementById("preview-offline");
+  const down = Boolean(camera) && camera.online === false;
+  const starting = down && /^camera starting/i.test(camera.status || "");
+  notice.hidden = !down;
+  document.getElementById("preview").classList.toggle("stale", down);
+  if (!down) { fill(notice); return; }
+  fill(notice,
+    h("strong", {class: "preview-offline-title", text: starting ? "Camera starting" : "Camera offline"}),
+    camera.status ? h("span", {class: "preview-offline-why", text: camera.status}) : null,
+    h("span", {class: "preview-offline-todo", text: starting
+      ? "Waiting for its first picture. If this lasts, check its cable and power."
+      : "Check its cable and power: it reconnects by itself. Its last picture is behind this."}));
 }
 
 function statusLine(state) {

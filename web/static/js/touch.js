@@ -103,14 +103,14 @@ function draftFor(key, initial) {
   return store.get(key);
 }
 
-/** Choice buttons (and the Teach cards list's) show their whole text, never a clipped or
- *  broken word: a group with a word that has no room even at 85% of its size takes fewer
- *  columns (one at most per row), then a text still too wide shrinks, to 70% of its size at
- *  most; past that its word breaks. */
+/** Choice buttons (and the Teach cards list's) show their whole text, never a broken word:
+ *  a group with a word that has no room even at 85% of its size takes fewer columns (one at
+ *  most per row), then a text still too wide shrinks, to 70% of its size at most; past that
+ *  its word ends in "…" and the button's title holds the whole text (as names do elsewhere). */
 function fitChoices(group) {
   const choices = [...group.querySelectorAll("button")];
   group.style.gridTemplateColumns = "";
-  for (const el of choices) { el.style.fontSize = ""; el.classList.remove("choice-break"); }
+  for (const el of choices) { el.style.fontSize = ""; uncut(el); }
   if (!group.clientWidth) return;  // in a closed <details>: fitted when it opens
   const cut = (el) => el.scrollWidth > el.clientWidth;
   const cramped = (el) => 0.85 * el.scrollWidth > el.clientWidth;
@@ -123,17 +123,30 @@ function fitChoices(group) {
     const size = parseFloat(getComputedStyle(el).fontSize);
     el.style.fontSize = Math.max(0.7, 0.98 * el.clientWidth / el.scrollWidth) * size + "px";
   }
-  for (const el of choices.filter(cut)) el.classList.add("choice-break");
+  for (const el of choices.filter(cut)) cutShort(el);
+}
+
+/** `el` (a choice or a stepper's label) ends its too-long word in "…"; its title, unless it
+ *  has its own, holds the whole text. */
+function cutShort(el) {
+  el.classList.add("choice-cut");
+  if (!el.title) { el.title = el.textContent; el.dataset.cutTitle = "yes"; }
+}
+
+function uncut(el) {
+  el.classList.remove("choice-cut");
+  if (el.dataset.cutTitle) { el.removeAttribute("title"); delete el.dataset.cutTitle; }
 }
 
 /** Steppers side by side in `box` (the players' Wars strengths, the final tally): when a
  *  label (a player's name) has no room beside its − value +, every label takes a row of its
- *  own above them (.stacked, alike); a word still too wide shrinks, to 70% at most, then breaks. */
+ *  own above them (.stacked, alike); a word still too wide shrinks, to 70% at most, then
+ *  ends in "…" (the label's title holds the whole name). */
 function fitSteppers(box) {
   const steppers = [...box.children].filter((el) => el.matches(".stepper"));
   const labels = steppers.map((el) => el.querySelector(".stepper-label")).filter(Boolean);
   for (const el of steppers) el.classList.remove("stacked");
-  for (const label of labels) { label.style.fontSize = ""; label.classList.remove("choice-break"); }
+  for (const label of labels) { label.style.fontSize = ""; uncut(label); }
   const cut = (label) => label.scrollWidth > label.clientWidth;
   if (!labels.some((label) => label.clientWidth && cut(label))) return;
   for (const el of steppers) el.classList.add("stacked");
@@ -141,7 +154,7 @@ function fitSteppers(box) {
     const size = parseFloat(getComputedStyle(label).fontSize);
     label.style.fontSize = Math.max(0.7, 0.98 * label.clientWidth / label.scrollWidth) * size + "px";
   }
-  for (const label of labels.filter(cut)) label.classList.add("choice-break");
+  for (const label of labels.filter(cut)) cutShort(label);
 }
 
 const CHOICE_GROUPS = ".choices, .teach-faces, .stepper";

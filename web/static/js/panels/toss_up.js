@@ -1,6 +1,6 @@
 /* Toss Up! on the scoreboard: whose turn, turn points, dice in hand, last roll, red-light
  * odds, final round. State fields used: players, current, target, turn {points,
- * dice_in_hand, rolls, number}, last_roll {green, yellow, red} | null, final_round,
+ * dice_in_hand, rolls, number}, last_roll {green, yellow, red, by} | null, final_round,
  * final_turns, odds {red_light, ...}, events.
  */
 "use strict";
@@ -25,6 +25,13 @@
     return h("div", {class: "roll", "aria-label": "Last roll"},
       ["green", "yellow", "red"].map((c) => h("span", {class: "chip " + c},
         h("span", {class: "chip-n", text: roll[c]}), h("span", {class: "chip-c", text: c}))));
+  }
+
+  /** "Ann's last roll": whose it was, even once the dice have passed on (`last_roll.by`). */
+  function rollTitle(state) {
+    const roll = state.last_roll;
+    const by = roll && typeof roll.by === "number" ? state.players[roll.by] : null;
+    return by ? by.name + "'s last roll" : "Last roll";
   }
 
   function oddsMeter(state) {
@@ -82,9 +89,8 @@
         oddsMeter(state)));
     }
     parts.push(cameraSaw(state));
-    const previous = turn.rolls === 0 && state.last_roll;
     parts.push(h("section", {class: "last-roll"},
-      h("p", {class: "label", text: previous ? "Last roll of the previous turn" : "Last roll"}),
+      h("p", {class: "label", id: "last-roll-label", text: rollTitle(state)}),
       lastRoll(state.last_roll)));
     parts.push(h("section", {class: "table"},
       h("p", {class: "label", text: "Scores · first past " + target + " triggers the final round"}),
