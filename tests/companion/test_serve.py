@@ -49,8 +49,12 @@ class Served:
             found = ANNOUNCE.search(self.out)
             if found:
                 return int(found.group(1))
-        self.proc.kill()
-        raise AssertionError(f"no address announced: {self.out!r} {self.stderr()!r}")
+        self.proc.kill()  # reaped and its pipes closed here: no fixture holds it yet
+        self.proc.wait(timeout=30)
+        err = self.stderr()
+        for stream in (self.proc.stdout, self.proc.stderr):
+            stream.close()  # type: ignore[union-attr]
+        raise AssertionError(f"no address announced: {self.out!r} {err!r}")
 
     def get(self, path: str, *, host: bool = False) -> tuple[int, str, bytes]:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)

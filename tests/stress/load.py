@@ -138,7 +138,7 @@ class _Phone(threading.Thread):
                         self._news.notify_all()
                     if self.want and version >= self.want:
                         break
-        except OSError:
+        except (OSError, ValueError):  # ValueError: the last line, cut short by a hang-up
             pass
         finally:
             reader.close()

@@ -25,10 +25,24 @@ def make_app(data_dir: Path, **config: Any) -> Flask:
                        "SSE_MAX_SECONDS": 2.0, "SSE_POLL": 0.05, **config})
 
 
+def close_app(app: Flask) -> None:
+    """Close the journal the app opened (its SQLite connection; Python 3.13 warns when the
+    garbage collector finds one open, so the warning failed whichever test ran then)."""
+    app.extensions["companion"].session.journal.close()
+
+
 @pytest.fixture(name="make_app")
-def make_app_fixture() -> Any:
+def make_app_fixture() -> Iterator[Any]:
     """``make_app(data_dir, **config)``: another app, e.g. a restart on the same folder."""
-    return make_app
+    made: list[Flask] = []
+
+    def make(data_dir: Path, **config: Any) -> Flask:
+        made.append(make_app(data_dir, **config))
+        return made[-1]
+
+    yield make
+    for app in made:
+        close_app(app)
 
 
 @pytest.fixture
@@ -43,8 +57,10 @@ def host_for() -> Any:
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Flask:
-    return make_app(tmp_path / "data")
+def app(tmp_path: Path) -> Iterator[Flask]:
+    app = make_app(tmp_path / "data")
+    yield app
+    close_app(app)
 
 
 @pytest.fixture
@@ -115,8 +131,13 @@ class LiveServer:
 
 
 @pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[LiveServer]:
-    """The app served by web.server on 127.0.0.1 at a free port; closed at teardown."""
+def live_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[LiveServer]:
+    """The app served by web.server on 127.0.0.1 at a free port; closed at teardown.
+
+    Pages a browser test left open (it failed before closing them) are closed first: an
+    open page keeps loading scripts and streams while the server shuts down under it.
+    """
+    browser = request.getfixturevalue("browser") if "browser" in request.fixturenames else None
     app = make_app(tmp_path / "live", SSE_MAX_SECONDS=None, SSE_KEEPALIVE=0.5)
     server = make_server(app, "127.0.0.1", 0, threads=16)
     thread = threading.Thread(target=server.run, name="live-server", daemon=True)
@@ -124,6 +145,9 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     try:
         yield LiveServer(app, server)
     finally:
+        for context in browser.contexts if browser is not None else ():
+            context.close()
         server.close()
         thread.join(timeout=10)
+        close_app(app)
         assert not thread.is_alive(), "the server thread did not stop"

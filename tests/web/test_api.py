@@ -298,6 +298,8 @@ def test_secret_and_pin_are_kept_per_data_dir(tmp_path, monkeypatch):
     assert pin.isdigit() and len(pin) == 6 and again.config["PIN"] == pin
     assert (tmp_path / "one" / PIN_FILE).read_text().strip() == pin
     assert (tmp_path / "one" / SECRET_FILE).stat().st_mode & 0o077 == 0
+    for app in (one, again, other):
+        app.extensions["companion"].session.journal.close()
 
 
 def test_environment_configures_the_app(tmp_path, monkeypatch):
@@ -307,6 +309,7 @@ def test_environment_configures_the_app(tmp_path, monkeypatch):
     app = create_app()
     assert app.config["PIN"] == "007" and app.config["SSE_KEEPALIVE"] == 3.0
     assert (tmp_path / "env" / SECRET_FILE).exists()
+    app.extensions["companion"].session.journal.close()
 
 
 def test_a_bad_environment_value_is_named(tmp_path, monkeypatch):

@@ -181,6 +181,7 @@ def test_without_a_camera_capture_says_how_else_to_teach(tmp_path):
     assert "companion deck learn --from DIR --game sorry-21" in answer.get_json()["error"]
     deck = app.test_client().get("/api/decks/sorry-21", headers=HOST).get_json()
     assert deck["camera"] is False
+    app.extensions["companion"].session.journal.close()
 
 
 def test_the_openapi_description_lists_the_deck_addresses():

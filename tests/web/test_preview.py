@@ -45,6 +45,7 @@ def rig(tmp_path: Path) -> Any:
                      session=session, camera=recognizer)
     yield app.test_client(), recognizer, session, frames
     camera.close()
+    session.journal.close()
 
 
 def held(read: Any) -> Any:
@@ -161,6 +162,7 @@ def test_without_a_camera_both_addresses_are_404_with_a_sentence(tmp_path: Path)
         assert response.status_code == 404
         assert response.get_json() == {
             "error": "This companion runs without a camera, so there is no preview."}
+    app.extensions["companion"].session.journal.close()
 
 
 def test_the_stream_is_multipart_jpeg(rig: Any) -> None:

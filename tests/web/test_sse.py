@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import json
 import queue
+import socket
 import threading
 import time
 from typing import Any
@@ -39,7 +40,12 @@ def parse_stream(text: str) -> list[dict[str, Any]]:
 
 def read_into(response: http.client.HTTPResponse, out: "queue.Queue[dict[str, Any] | None]"
               ) -> None:
-    """Push each message of an open stream into ``out``; None when the stream ends."""
+    """Push each message of an open stream into ``out``; None when the stream ends.
+
+    A stream cut without its last chunk (the server closed mid-stream, or the test hung
+    up) ends like any other: ``IncompleteRead`` is an ``HTTPException``, and raised in
+    this thread it failed whichever test was running when the thread got to it.
+    """
     lines: list[str] = []
     try:
         while True:
@@ -53,26 +59,51 @@ def read_into(response: http.client.HTTPResponse, out: "queue.Queue[dict[str, An
                 for message in parse_stream("\n".join(lines)):
                     out.put(message)
                 lines = []
-    except (OSError, ValueError):
+    except (OSError, ValueError, http.client.HTTPException):
         pass
     out.put(None)
 
 
+class Stream:
+    """An open event stream read by a thread; ``close()`` hangs up and waits for the thread.
+
+    The server answers a stream with ``Connection: close``, so ``http.client`` hands the
+    socket to the response and ``HTTPConnection.close()`` no longer reaches it: the
+    stream, its server thread and the reader stayed open until the server closed, and
+    the reader ended during a later test.
+    """
+
+    def __init__(self, sock: socket.socket, response: http.client.HTTPResponse,
+                 messages: "queue.Queue[dict[str, Any] | None]") -> None:
+        self._sock = sock
+        self._reader = threading.Thread(target=read_into, args=(response, messages),
+                                        daemon=True)
+        self._reader.start()
+
+    def close(self) -> None:
+        try:
+            self._sock.shutdown(socket.SHUT_RDWR)  # wakes the reader blocked in recv
+        except OSError:  # the server already closed it
+            pass
+        self._reader.join(WAIT)
+        assert not self._reader.is_alive(), "the stream reader did not stop"
+
+
 def open_stream(live, last_event_id: str | None = None):
-    """Open /api/events on the live server; (connection, queue of messages)."""
+    """Open /api/events on the live server; (a :class:`Stream` to close, queue of messages)."""
     conn = live.connection(timeout=WAIT)
     headers = {"Accept": "text/event-stream"}
     if last_event_id is not None:
         headers["Last-Event-ID"] = last_event_id
     conn.request("GET", "/api/events", headers=headers)
+    sock = conn.sock
     response = conn.getresponse()
     assert response.status == 200
     assert response.getheader("Content-Type").startswith("text/event-stream")
     assert response.getheader("Cache-Control") == "no-cache"
     assert response.getheader("X-Accel-Buffering") == "no"
     messages: queue.Queue = queue.Queue()
-    threading.Thread(target=read_into, args=(response, messages), daemon=True).start()
-    return conn, messages
+    return Stream(sock, response, messages), messages
 
 
 def next_state(messages: queue.Queue) -> dict[str, Any]:
