@@ -238,8 +238,9 @@ class HandWatcher:
     """A hand detector for a fixed camera: keeps a slowly updated picture of the table.
 
     Feed every frame to :meth:`update`. The first frame that shows no hand on its own
-    starts the table picture (after 30 frames the current one does, whatever it shows); each later frame is blended in with weight ``params.learn``,
-    a fifth of it while a hand is seen, so a resting hand fades only slowly. A sighting
+    starts the table picture (after 30 frames the current one does, whatever it shows);
+    each later frame is blended in with weight ``params.learn``, a fifth of it while a
+    hand is seen, so a resting hand fades only slowly. A sighting
     without skin that keeps perfectly still for ``params.still_frames`` frames is taken
     for a thing put down at the edge (a cup, a box) and learned at twice the weight. A
     frame that differs from the picture almost everywhere (the light was switched, the
