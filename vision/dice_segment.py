@@ -9,6 +9,8 @@ distance weighs lightness less than hue, so soft shadows stay table.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 import cv2
@@ -147,6 +149,27 @@ def unclipped_value(frame: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
                cv2.convertScaleAbs(cv2.extractChannel(frame, i), alpha=float(gains[i]))
                for i in range(3))
     return cv2.max(cv2.max(b, g), r)
+
+
+@dataclass(frozen=True)
+class BeforeGain:
+    """The working frame before ``normalise_exposure``'s gain: what the gain clips.
+
+    Kept to measure the brightness contrasts the gain clips (:func:`unclipped_value`).
+
+    Attributes
+    ----------
+    work : ndarray of shape (h, w, 3), uint8, BGR
+        The working frame before the gain (and before ``white_balance``).
+    gains : ndarray of shape (3,), float, or None
+        Its colour cast, ``white_gains`` of it (None: no cast).
+    gain : float
+        The exposure gain (``exposure_gain``) that brightened it.
+    """
+
+    work: np.ndarray
+    gains: np.ndarray | None
+    gain: float
 
 
 def grid_turn(bgr: np.ndarray, *, min_share: float = 0.3, min_edges: float = 0.01
