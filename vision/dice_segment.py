@@ -15,6 +15,8 @@ import numpy as np
 
 import cv2
 
+from vision.dice_grid import grey_gradients
+
 
 # Weights of (Y, Cr, Cb) in the colour distance: brightness counts less than colour.
 _A, _B = 1.6, 0.5
@@ -181,9 +183,7 @@ def grid_turn(bgr: np.ndarray, *, min_share: float = 0.3, min_edges: float = 0.0
     the strong-edge weight must lie within 4 degrees of the peak, and at least
     ``min_edges`` of the pixels be on strong edges (twice as many at half the size).
     """
-    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    gx, gy = grey_gradients(bgr)
     mag = cv2.magnitude(gx, gy)  # the angles only when there are edges enough
     if cv2.countNonZero(cv2.compare(mag, 60, cv2.CMP_GT)) < min_edges * mag.size:
         return None  # (counted by OpenCV: most tables end here, quickly)
