@@ -26,11 +26,11 @@ from typing import Any, Mapping, Sequence
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
 from companion.games.base import (Correct, Event, check_correct, check_options, check_players,
-                                  corrected)
+                                  corrected, seat_of)
 from companion.games import sorry_21_views as views
 from companion.games.sorry_21_cards import (
     ACTIONS, CARDS, NUMBERS, PAWNS, PILE_CARDS, SLIDES, Accept, Action, Block, Play, Steal,
-    TakeBack, TiebreakPile, pawns_home, parse_action, pile_total, seat_of,
+    TakeBack, TiebreakPile, pawns_home, parse_action, pile_total,
 )
 
 ID = "sorry-21"
