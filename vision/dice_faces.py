@@ -91,7 +91,7 @@ def class_histogram(cls_roi: np.ndarray, where: np.ndarray) -> np.ndarray:
     return hist.ravel()
 
 
-def components(mask: np.ndarray):
+def components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """8-connected components of a uint8 mask with their stats and centroids (as
     ``cv2.connectedComponentsWithStats``), by the block-based scan that is quickest on
     one core."""
