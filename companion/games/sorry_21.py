@@ -93,6 +93,7 @@ class State:
 
     @property
     def goal(self) -> int:
+        """Pawn flips a player needs to win: 4, or 8 in the longer game (home, then START)."""
         return 2 * PAWNS if self.longer else PAWNS
 
 
