@@ -24,6 +24,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``companion`` command line: serve, config, record, detect, eval, deck and more."""
     parser = _Parser(prog="companion", description=(
         "A play companion for the game table: it sees the dice and cards, keeps score and "
         "serves a live scoreboard to the phones on this Wi-Fi."))
@@ -133,6 +134,7 @@ def config_overrides(args: argparse.Namespace) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one ``companion`` command and return its exit status (2: a usage error)."""
     # Before anything loads numpy: one OpenBLAS thread (see vision/__init__.py; ``serve``
     # loads numpy through hardware before vision, too late for vision's own setting).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

@@ -120,11 +120,13 @@ class Journal:
         return target
 
     def close(self) -> None:
+        """Close the database file."""
         self._db.close()
 
     # -- reading ---------------------------------------------------------------------
 
     def version(self) -> int:
+        """The table's version: it grows by one with every change."""
         row = self._db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
         return int(row[0]) if row else 0
 
@@ -149,6 +151,7 @@ class Journal:
 
     def start_game(self, game: str, players: list[str], options: dict[str, Any],
                    at: float) -> int:
+        """Record a new game started at ``at`` (epoch seconds); its id."""
         with self._transaction():
             cur = self._db.execute(
                 "INSERT INTO games (game, players, options, started_at) VALUES (?, ?, ?, ?)",

@@ -226,10 +226,12 @@ class Recognizer:
     # -- the thread ------------------------------------------------------------------
 
     def start(self) -> None:
+        """Start the recognition thread."""
         self._thread = threading.Thread(target=self._run, name="recognition", daemon=True)
         self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
+        """Stop the recognition thread, waiting up to ``timeout`` seconds for it."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)

@@ -28,7 +28,8 @@ from companion.errors import InvalidAction
 __all__ = [
     "Timer", "new_timer", "start", "pause", "resume", "add_time", "skip", "remaining",
     "is_expired", "timer_json", "TurnClock", "new_turn_clock", "switch_to", "stop_clock",
-    "clock_remaining", "clock_deadline", "clock_json", "parse_at", "parse_seconds",
+    "clock_remaining", "clock_deadline", "clock_json", "TimerAction", "parse_at",
+    "parse_seconds",
 ]
 
 
@@ -182,7 +183,20 @@ def clock_json(clock: TurnClock) -> dict[str, Any]:
             "deadline": clock_deadline(clock)}
 
 
-# -- reading times from action dicts --------------------------------------------------
+# -- timer actions and reading times from action dicts --------------------------------
+
+@dataclass(frozen=True)
+class TimerAction:
+    """A timed game's timer action ``kind`` at ``at`` (epoch seconds).
+
+    Each game names its kinds (``start``, ``pause``, ``add_time``, ``timeout``, ...);
+    ``seconds`` is the time an ``add_time`` adds.
+    """
+
+    kind: str
+    at: float
+    seconds: float = 0.0
+
 
 def parse_at(data: Mapping[str, Any]) -> float:
     """The session's time stamp ``at`` (epoch seconds), or InvalidAction."""

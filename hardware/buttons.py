@@ -96,8 +96,8 @@ class Buttons:
         self._devices: dict[str, Any] = {}
         try:
             for name, pin in mapping.items():
-                self._devices[name] = _make_device("DigitalInputDevice", pin, pin_factory,
-                                                   pull_up=True)
+                self._devices[name] = make_device("DigitalInputDevice", pin, pin_factory,
+                                                  pull_up=True)
         except GPIOUnavailable:
             self.close()
             raise
@@ -211,7 +211,7 @@ def parse_pins(raw: Mapping[str, object], *, used: Mapping[str, int] | None = No
     return pins
 
 
-def _make_device(kind: str, pin: int, pin_factory: Any, **kwargs: Any) -> Any:
+def make_device(kind: str, pin: int, pin_factory: Any, **kwargs: Any) -> Any:
     """Build gpiozero's `kind` device on `pin`, turning gpiozero's failures into GPIOUnavailable."""
     import gpiozero  # type: ignore[import-untyped]
     from gpiozero.exc import GPIOZeroError, PinFactoryFallback  # type: ignore[import-untyped]

@@ -19,7 +19,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Self
 
-from hardware.buttons import GPIOUnavailable, _make_device
+from hardware.buttons import GPIOUnavailable, make_device
 
 _LOG = logging.getLogger("hardware.outputs")
 
@@ -85,9 +85,9 @@ class Outputs:
         self._buzzer: Any = None
         try:
             for name, pin in leds.items():
-                self._leds[name] = _make_device("LED", pin, pin_factory)
+                self._leds[name] = make_device("LED", pin, pin_factory)
             if buzzer is not None:
-                self._buzzer = _make_device("Buzzer", buzzer, pin_factory)
+                self._buzzer = make_device("Buzzer", buzzer, pin_factory)
         except GPIOUnavailable:
             self.close()
             raise

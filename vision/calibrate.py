@@ -12,10 +12,14 @@ under this table's light.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 import cv2
+
+if TYPE_CHECKING:  # (vision.dice imports this module)
+    from vision.dice import DiceParams
 
 VERSION = 1
 _COLOURS = ("red", "yellow", "green")  # in hue order
@@ -77,7 +81,7 @@ class Calibration:
         return cal
 
 
-def calibrate(frame: np.ndarray, *, params=None) -> Calibration:
+def calibrate(frame: np.ndarray, *, params: DiceParams | None = None) -> Calibration:
     """Learn die size and colours from a frame of the user's dice on their table.
 
     Parameters
@@ -138,7 +142,7 @@ def _circular_hue(h: np.ndarray) -> float:
     return float((mean * 90 / np.pi) % 180)
 
 
-def apply_calibration(params, calibration: Calibration):
+def apply_calibration(params: DiceParams, calibration: Calibration) -> DiceParams:
     """DiceParams whose hue boundaries sit between the calibrated colours.
 
     Boundaries not covered by the calibration (a colour not seen) stay as they were.

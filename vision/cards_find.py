@@ -101,10 +101,10 @@ def card_white(frame: np.ndarray, work_side: int = 640, *, halved: np.ndarray | 
     return cv2.resize(both, (w, h), interpolation=cv2.INTER_NEAREST)
 
 
-def _segment_quads(corners: list[tuple], aspect: float, lo: float, hi: float,
-                   params: FindParams) -> list[np.ndarray]:
+def segment_quads(corners: list[tuple], aspect: float, lo: float, hi: float,
+                  params: FindParams) -> list[np.ndarray]:
     """Corner hypotheses from straight edge segments meeting in an L (``corners``, from
-    :func:`_segment_corners`).
+    :func:`segment_corners`).
 
     Works where no mask separates a card: a white card on a white table, on a checked
     cloth, or under another card, as long as two of its sides meet at a visible corner.
@@ -120,7 +120,7 @@ def _segment_quads(corners: list[tuple], aspect: float, lo: float, hi: float,
     return [q for _, q in found[:params.max_segment_quads]]
 
 
-def _segment_corners(lo: float, params: FindParams, *, canny: np.ndarray) -> list[tuple]:
+def segment_corners(lo: float, params: FindParams, *, canny: np.ndarray) -> list[tuple]:
     """The L-shaped meetings of straight edge segments of the ``canny`` edge map of the work
     image, whatever the card's aspect: (la, lb, corner, a, b), arms' lengths and vectors."""
     min_len = 0.8 * np.sqrt(lo)
@@ -197,9 +197,9 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _contour_shape(contour: np.ndarray, lo: float, hi: float, params: FindParams, *,
-                   corners: bool = True) -> tuple:
-    """What one contour offers whatever the card's aspect (its quads: :func:`_completed`):
+def contour_shape(contour: np.ndarray, lo: float, hi: float, params: FindParams, *,
+                  corners: bool = True) -> tuple:
+    """What one contour offers whatever the card's aspect (quads: :func:`completed_quads`):
     (its quad-like outline or None, its points, its corners (corner, a, b, la, lb))."""
     clean = None
     hull = cv2.convexHull(contour)
@@ -229,9 +229,9 @@ def _contour_shape(contour: np.ndarray, lo: float, hi: float, params: FindParams
     return clean, pts, found
 
 
-def _completed(shape: tuple, mask: np.ndarray, aspect: float, lo: float, hi: float,
-               params: FindParams) -> list[np.ndarray]:
-    """The quads of a :func:`_contour_shape` at ``aspect``: the outline if its sides fit,
+def completed_quads(shape: tuple, mask: np.ndarray, aspect: float, lo: float, hi: float,
+                    params: FindParams) -> list[np.ndarray]:
+    """The quads of a :func:`contour_shape` at ``aspect``: the outline if its sides fit,
     and each corner completed (on card-coloured pixels of ``mask``)."""
     clean, pts, found = shape
     out = ([refine_quad(clean, pts)] if clean is not None and _sides_ok(clean, aspect, mask.shape)
@@ -373,7 +373,7 @@ def _inside_fractions(quads: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return np.where(n >= 0.5 * seen.shape[1], hit.sum(axis=1) / np.maximum(n, 1), 0.0)
 
 
-def _dedupe(quads: list[np.ndarray], tol: float) -> list[np.ndarray]:
+def dedupe_quads(quads: list[np.ndarray], tol: float) -> list[np.ndarray]:
     """Drop quads whose corners all lie within ``tol`` pixels of a kept quad's corners."""
     if not quads:
         return []

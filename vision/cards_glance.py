@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.cards_keys import (FrameKeys, KeyParams, _reference_keys, find_keypoint_quads,
-                               frame_keys, with_nearest, work_gray)
+from vision.cards_keys import (FrameKeys, KeyParams, find_keypoint_quads, frame_keys,
+                               reference_keys, with_nearest, work_gray)
 from vision.cards_match import Bank
 
 #: Two overlapping boxes are searched as one when their bounding box is at most this much
@@ -116,7 +116,7 @@ def marked_boxes(frame: np.ndarray, faces: np.ndarray, bank: Bank, shape: tuple[
     good = np.flatnonzero(near[:, 1] < params.ratio * near[:, 2])
     if not len(good):
         return []
-    owner = _reference_keys(bank, faces, params.checks)[1][near[good, 0].astype(int)]
+    owner = reference_keys(bank, faces, params.checks)[1][near[good, 0].astype(int)]
     pts = look.pts[good] * (scale / look.scale)
     card = float(max(faces.shape[1:3]))  # a card's reach: the reference's long side
     close = np.hypot(*(pts[:, None] - pts[None]).transpose(2, 0, 1)) < card

@@ -75,10 +75,13 @@ class KeyParams:
     first_look: int = 0
 
 
-def _reference_keys(bank: Bank, faces: np.ndarray, checks: int = 32
-                    ) -> tuple[np.ndarray, np.ndarray, cv2.DescriptorMatcher | None]:
-    """Keypoint positions (K, 2) and face index (K,) of a deck, and a matcher holding
-    their descriptors (an approximate nearest-neighbour index), computed once per bank."""
+def reference_keys(bank: Bank, faces: np.ndarray, checks: int = 32
+                   ) -> tuple[np.ndarray, np.ndarray, cv2.DescriptorMatcher | None]:
+    """A deck's SIFT keypoints: their positions, faces and a matcher, once per bank.
+
+    Keypoint positions (K, 2) float32 (x, y) in face pixels, the face index (K,) of each
+    and a matcher holding their descriptors (an approximate nearest-neighbour index; None
+    when no face has a keypoint)."""
     hit = _CACHE.get((id(bank), checks))
     if hit is not None and hit[0] is bank:
         return hit[1], hit[2], hit[3]
@@ -244,7 +247,7 @@ def with_nearest(keys: FrameKeys, faces: np.ndarray, bank: Bank,
     near = (np.full((len(keys.pts), 3), np.nan) if keys.nearest is None
             else keys.nearest.copy())
     todo = np.flatnonzero(np.isnan(near[:, 0]))
-    matcher = _reference_keys(bank, faces, params.checks)[2]
+    matcher = reference_keys(bank, faces, params.checks)[2]
     if matcher is None or not len(todo):
         return FrameKeys(keys.pts, keys.desc, keys.strength, keys.scale, near)
     for row, pair in zip(todo, matcher.knnMatch(keys.desc[todo], k=2)):
@@ -275,7 +278,7 @@ def find_keypoint_quads(frame: np.ndarray, faces: np.ndarray, bank: Bank, *,
         the face's own order (top-left, top-right, bottom-right, bottom-left); ``card_id``
         the face whose keypoints it shows.
     """
-    ref_pts, ref_owner, matcher = _reference_keys(bank, faces, params.checks)
+    ref_pts, ref_owner, matcher = reference_keys(bank, faces, params.checks)
     if matcher is None or len(ref_pts) < 2:
         return []
     if keys is None:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.cards_find import (FindParams, _completed, _contour_shape, _dedupe,
-                               _segment_corners, _segment_quads, card_masks, work_maps)
+from vision.cards_find import (FindParams, card_masks, completed_quads, contour_shape,
+                               dedupe_quads, segment_corners, segment_quads, work_maps)
 
 
 @dataclass(frozen=True)
@@ -79,17 +79,18 @@ def view_quads(view: WorkView, aspect: float, box: tuple[int, int, int, int] | N
     # judged at its place in the whole frame (its perspective is read about the frame's
     # centre), the frame beyond the part taken as no card
     quads = [q for filled, shape in shapes
-             for q in _completed(shape, filled, aspect, lo, hi, params)]
+             for q in completed_quads(shape, filled, aspect, lo, hi, params)]
     shift = np.array([x0, y0], np.float32)
-    quads.extend(q + shift for q in _segment_quads(corners, aspect, lo, hi, params))
-    return _dedupe([q / view.scale for q in quads], tol=0.03 * params.work_side / view.scale)
+    quads.extend(q + shift for q in segment_quads(corners, aspect, lo, hi, params))
+    return dedupe_quads([q / view.scale for q in quads],
+                        tol=0.03 * params.work_side / view.scale)
 
 
 def _trace(view: WorkView, box: tuple[int, int, int, int], lo: float, hi: float,
            params: FindParams) -> tuple[list, list]:
     """What the outline search finds in the part ``box`` (x0, y0, x1, y1, work pixels) of
-    ``view`` whatever the card's aspect: (filled mask, ``cards_find._contour_shape``) of each
-    contour of card size, and the edge segments' corners (``cards_find._segment_corners``)."""
+    ``view`` whatever the card's aspect: (filled mask, ``cards_find.contour_shape``) of each
+    contour of card size, and the edge segments' corners (``cards_find.segment_corners``)."""
     x0, y0, x1, y1 = box
     sh, sw = view.small.shape[:2]
     cut = tuple(m[y0:y1, x0:x1] if isinstance(m, np.ndarray) else m for m in view.maps)
@@ -104,6 +105,6 @@ def _trace(view: WorkView, box: tuple[int, int, int, int], lo: float, hi: float,
         for contour in contours:  # edge outlines are trusted only when closed; corners
             c_area = cv2.contourArea(contour)  # come from card-white blobs (k < 4)
             if lo <= c_area <= hi * 1.5:
-                shapes.append((filled, _contour_shape(contour, lo, hi, params, corners=k < 4)))
-    corners = _segment_corners(lo, params, canny=cut[3]) if params.segment_corners else []
+                shapes.append((filled, contour_shape(contour, lo, hi, params, corners=k < 4)))
+    corners = segment_corners(lo, params, canny=cut[3]) if params.segment_corners else []
     return shapes, corners

@@ -18,7 +18,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision.cards_aspect import card_size  # (imported by callers from here too)
-from vision.cards_find import _dedupe
+from vision.cards_find import dedupe_quads
 from vision.cards_stages import (CardParams, Evidence, coarse_all, iou_quads, name_stages,
                                  snap_stages, suppress)
 from vision.deck import Deck
@@ -72,7 +72,7 @@ def sized_quads(quads: list[np.ndarray], coarse: list[float], named: list[np.nda
             ua, ub = a / la * sa, b / lb * sb
             out.append(np.array([corner, corner + ua, corner + ua + ub, corner + ub],
                                 np.float32))
-    return [q for q in _dedupe(out, gap)
+    return [q for q in dedupe_quads(out, gap)
             if all(iou_quads(q, t) <= 2 * SIZE_APART for t in named)]
 
 

@@ -44,7 +44,7 @@ from vision.dice_tint import light_body_mark
 from vision.dice_size import die_side_on_table
 from vision.dice_segment import (clean_mask, exposure_gain, foreground, is_table_colour,
                                  normalise_exposure, table_model, unclipped_value,
-                                 white_balance, white_gains)
+                                 white_balance, white_gains, BeforeGain)
 from vision.dice_gate import is_explained
 from vision.results import DiceReading, Die
 
@@ -121,7 +121,7 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
                                                  interpolation=cv2.INTER_AREA)
     gain = exposure_gain(work)  # (contrasts the gain clips are read before it)
     exposed = normalise_exposure(work, gain=gain)
-    lit = None if exposed is work else (work, white_gains(work), gain)
+    lit = None if exposed is work else BeforeGain(work, white_gains(work), gain)
     work = white_balance(exposed)
     mask, raw, table, model, side, half = _blobs(work, params,
                                                  side_hint * scale if side_hint else None, lit)
@@ -131,8 +131,8 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     if shrink < 0.9:
         work = cv2.resize(work, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_LINEAR)
         if lit is not None:
-            lit = (cv2.resize(lit[0], work.shape[1::-1], interpolation=cv2.INTER_LINEAR),
-                   *lit[1:])
+            lit = BeforeGain(cv2.resize(lit.work, work.shape[1::-1],
+                                        interpolation=cv2.INTER_LINEAR), lit.gains, lit.gain)
         scale, side = scale * shrink, side * shrink
         half = None  # of the frame before the shrink
     else:
@@ -293,7 +293,8 @@ def _table_at(table: np.ndarray, centre: tuple[float, float], step: float) -> np
     return table[min(th - 1, int(centre[1] / step)), min(tw - 1, int(centre[0] / step))]
 
 
-def _blobs(work: np.ndarray, params: DiceParams, side_hint: float | None, lit: tuple | None
+def _blobs(work: np.ndarray, params: DiceParams, side_hint: float | None,
+           lit: BeforeGain | None
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple, float, np.ndarray]:
     """Blob mask and raw foreground at half the working size (0/255), the table's local
     colour, its dominant colours, a die side guess (working-size pixels; the seams between
@@ -308,9 +309,9 @@ def _blobs(work: np.ndarray, params: DiceParams, side_hint: float | None, lit: t
     model = table_model(cv2.resize(lab, (w // 8, h // 8), interpolation=cv2.INTER_AREA))
     raw = foreground(lab, threshold=params.fg_threshold, model=model)
     side = side_hint / 2 if side_hint else guess_side(  # (above it the frame is shrunk)
-        raw, (lambda: lab[:, :, 0]) if lit is None else lambda: lit[2] * unclipped_value(
-            cv2.resize(lit[0], (w // 2, h // 2), interpolation=cv2.INTER_AREA),
-            lit[1]).astype(np.float32), min_side=params.min_side / 2,
+        raw, (lambda: lab[:, :, 0]) if lit is None else lambda: lit.gain * unclipped_value(
+            cv2.resize(lit.work, (w // 2, h // 2), interpolation=cv2.INTER_AREA),
+            lit.gains).astype(np.float32), min_side=params.min_side / 2,
         max_side=params.max_side, split_above=params.face_side / (2 * 0.8 * 0.9))
     mask = clean_mask(raw, side)
     table = cv2.resize(half, (max(4, w // _TABLE_STEP), max(4, h // _TABLE_STEP)),
@@ -332,10 +333,10 @@ def _doubled_stats(half: np.ndarray, size: tuple[int, int]) -> np.ndarray | None
 
 def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.ndarray,
                 params: DiceParams, side: float, stats: np.ndarray | None = None,
-                lit: np.ndarray | None = None) -> list[faces_.Face]:
+                lit: BeforeGain | None = None) -> list[faces_.Face]:
     """Face and mark candidates around every foreground blob; ``stats`` are the mask's
-    blob stats (as ``blob_stats``) when at hand; ``lit`` is (the working frame before the
-    exposure gain, its colour cast, the gain) when one was applied (``unclipped_value``).
+    blob stats (as ``blob_stats``) when at hand; ``lit`` is the working frame before the
+    exposure gain when one was applied (``unclipped_value``).
 
     A blob's coloured faces may reach out of it by half a die where the die's colour is
     close to the table's, so coloured pixels count near a blob where they differ from the
@@ -374,17 +375,17 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
     brighter = cv2.compare(planes[2], cv2.convertScaleAbs(table_v, alpha=1.12, beta=6),
                            cv2.CMP_GT)
     unlike = cv2.bitwise_or(brighter, raw[roi])
-    if lit is not None:  # brightness measured before the gain, on the gained scale
-        lit = unclipped_value(lit[0][roi], lit[1]), lit[2]
+    # brightness measured before the gain, and the gain: on the gained scale
+    before = None if lit is None else (unclipped_value(lit.work[roi], lit.gains), lit.gain)
     grad = faces_.gradient(hsv, planes)  # (a mark's rays stop where the picture shows one)
     near = np.zeros(hsv.shape[:2], np.uint8)
     for x, y, bw, bh, _ in boxes:
         near[max(0, y - pad - y0):y + bh + pad - y0, max(0, x - pad - x0):x + bw + pad - x0] = 255
-    edges = grad if lit is None else faces_.unclipped_gradient(grad, lit)  # (outlines)
+    edges = grad if before is None else faces_.unclipped_gradient(grad, before)  # (outlines)
     found = cands_.face_candidates(cls, mask[roi], near, unlike, hsv, bgr, edges, (x0, y0),
                                    min_area, max_whole=2.5 * side * side, traced=(done := {}),
                                    shape=(params.max_aspect, params.min_fill), planes=planes,
-                                   lit=lit)
+                                   lit=before)
     found += find_marks(cls, hsv, bgr, grad, near, (x0, y0), min_area, params.max_side,
-                        traced=done, lit=lit)
+                        traced=done, lit=before)
     return found

@@ -85,13 +85,13 @@ def class_map(hsv: np.ndarray, hue_edges: tuple[int, int, int, int, int], *, min
     return out
 
 
-def _histogram(cls_roi: np.ndarray, where: np.ndarray) -> np.ndarray:
+def class_histogram(cls_roi: np.ndarray, where: np.ndarray) -> np.ndarray:
     """Pixel count per class code inside a 0/255 mask."""
     hist = cv2.calcHist([cls_roi], [0], where, [8], [0, 8])
     return hist.ravel()
 
 
-def components(mask: np.ndarray):
+def components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """8-connected components of a uint8 mask with their stats and centroids (as
     ``cv2.connectedComponentsWithStats``), by the block-based scan that is quickest on
     one core."""
@@ -257,7 +257,7 @@ def _mark(cls_crop: np.ndarray, holes: np.ndarray, n_in: int, *, skip_yellow: bo
     in the crop, the separate coloured spots of 3% of the face or more as (class, x, y,
     share)),
     or (NONE, 0, (0, 0), ()) when no colour covers 3% of the face."""
-    counts = _histogram(cls_crop, holes)[GREEN:RED + 1].astype(np.int64)
+    counts = class_histogram(cls_crop, holes)[GREEN:RED + 1].astype(np.int64)
     if skip_yellow:  # a pale yellow body: yellow holes are the body's own shading
         counts[YELLOW - GREEN] = 0
     if counts.max() <= 0.03 * n_in:

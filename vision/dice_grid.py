@@ -83,12 +83,12 @@ def grid_lines(bgr: np.ndarray, grid: float, length: int, *, min_step: float = 2
     grid's turn ``grid`` (degrees, either of its two directions, within ``spread``)
     that run on for ``length`` pixels or more: a grey step of ``min_step`` levels or
     more across them, little along them."""
-    grads = _gradients(bgr)
+    grads = grey_gradients(bgr)
     return cv2.bitwise_or(_axis_lines(grads, grid, length, min_step, spread),
                           _axis_lines(grads, grid + 90.0, length, min_step, spread))
 
 
-def _gradients(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def grey_gradients(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The grey level's Sobel gradients (x, y) of a BGR image, float32."""
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     return (cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3),
@@ -98,7 +98,7 @@ def _gradients(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _axis_lines(grads: tuple[np.ndarray, np.ndarray], turn: float, length: int,
                 min_step: float, spread: float) -> np.ndarray:
     """As :func:`grid_lines`, the lines at ``turn`` degrees only, from the gradients
-    ``grads`` (x, y) of :func:`_gradients`."""
+    ``grads`` (x, y) of :func:`grey_gradients`."""
     gx, gy = grads
     t = np.radians(turn)
     ux, uy = np.cos(t), np.sin(t)  # along the line

@@ -9,9 +9,13 @@ distance weighs lightness less than hue, so soft shadows stay table.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 import cv2
+
+from vision.dice_grid import grey_gradients
 
 
 # Weights of (Y, Cr, Cb) in the colour distance: brightness counts less than colour.
@@ -149,6 +153,27 @@ def unclipped_value(frame: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
     return cv2.max(cv2.max(b, g), r)
 
 
+@dataclass(frozen=True)
+class BeforeGain:
+    """The working frame before ``normalise_exposure``'s gain: what the gain clips.
+
+    Kept to measure the brightness contrasts the gain clips (:func:`unclipped_value`).
+
+    Attributes
+    ----------
+    work : ndarray of shape (h, w, 3), uint8, BGR
+        The working frame before the gain (and before ``white_balance``).
+    gains : ndarray of shape (3,), float, or None
+        Its colour cast, ``white_gains`` of it (None: no cast).
+    gain : float
+        The exposure gain (``exposure_gain``) that brightened it.
+    """
+
+    work: np.ndarray
+    gains: np.ndarray | None
+    gain: float
+
+
 def grid_turn(bgr: np.ndarray, *, min_share: float = 0.3, min_edges: float = 0.01
               ) -> float | None:
     """The turn (degrees, 0-90) of a checkered or striped table's grid, or None.
@@ -158,9 +183,7 @@ def grid_turn(bgr: np.ndarray, *, min_share: float = 0.3, min_edges: float = 0.0
     the strong-edge weight must lie within 4 degrees of the peak, and at least
     ``min_edges`` of the pixels be on strong edges (twice as many at half the size).
     """
-    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    gx, gy = grey_gradients(bgr)
     mag = cv2.magnitude(gx, gy)  # the angles only when there are edges enough
     if cv2.countNonZero(cv2.compare(mag, 60, cv2.CMP_GT)) < min_edges * mag.size:
         return None  # (counted by OpenCV: most tables end here, quickly)

@@ -19,6 +19,8 @@ import numpy as np
 
 import cv2
 
+from vision.dice_grid import grey_gradients
+
 _TURNS = 16  # directions tried for the band's axis, over half a turn (even)
 _REACH = 4.0  # rays run this many dice's edges from the centre
 _MIN_LONG = 2.5  # a band is at least this many times longer than wide
@@ -153,9 +155,7 @@ def along_share(work: np.ndarray, band: Band, side: float) -> float:
     x1, y1 = min(work.shape[1], x1), min(work.shape[0], y1)
     if x1 - x0 < 3 or y1 - y0 < 3:
         return 0.0
-    grey = cv2.cvtColor(work[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    gx, gy = grey_gradients(work[y0:y1, x0:x1])
     yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
     t = (xx - c[0]) * axis[0] + (yy - c[1]) * axis[1]
     s = (xx - c[0]) * normal[0] + (yy - c[1]) * normal[1]
@@ -178,9 +178,7 @@ def edge_turn(work: np.ndarray, centre: tuple[float, float],
     x1, y1 = min(work.shape[1], cx + r + 1), min(work.shape[0], cy + r + 1)
     if x1 - x0 < 3 or y1 - y0 < 3:
         return (1.0, 0.0), 0.0
-    grey = cv2.cvtColor(work[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)[1:-1, 1:-1].ravel()
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)[1:-1, 1:-1].ravel()
+    gx, gy = (g[1:-1, 1:-1].ravel() for g in grey_gradients(work[y0:y1, x0:x1]))
     jxx, jyy, jxy = float(np.dot(gx, gx)), float(np.dot(gy, gy)), float(np.dot(gx, gy))
     trace = jxx + jyy
     if trace <= 1e-6:

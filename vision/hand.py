@@ -13,7 +13,8 @@ very light or very dark hand whose chroma says little). Against the table pictur
 must be new in any case: clutter beyond the table's edge was there all along.
 
 Skin colour alone is never enough: red and yellow dice, wood and warm light look like skin.
-Everything runs on a 160-pixel-wide copy of the frame, so a call costs about a millisecond.
+Everything runs on a 160-pixel-wide copy of the frame (measured by ``hand_pixels``), so a
+call costs about a millisecond.
 
 >>> watcher = HandWatcher()
 >>> sighting = watcher.update(frame)        # once per camera frame
@@ -27,6 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 import cv2
+
+from vision.hand_pixels import changed_mask, measure, rare_mask, skin_mask
 
 
 @dataclass(frozen=True)
@@ -113,10 +116,10 @@ def find_hand(frame: np.ndarray, *, table: np.ndarray | None = None,
     ValueError
         If ``frame`` is not an (H, W, 3) uint8 image, or ``table`` does not fit it.
     """
-    picture, chroma, bright, clipped = _prepare(frame, params.width)
+    picture, chroma, bright, clipped = measure(frame, params.width)
     if table is not None and table.shape != picture.shape:
         raise ValueError(f"table must have shape {picture.shape}, not {table.shape}")
-    changed = None if table is None else _changed(picture, table, clipped, params)
+    changed = None if table is None else changed_mask(picture, table, clipped, params)
     return _decide(chroma, bright, changed, params, frame.shape[:2])
 
 
@@ -132,114 +135,14 @@ def table_picture(frame: np.ndarray, *, params: HandParams = HandParams()) -> np
     ndarray of shape (h, w, 3), float32, h = H * width / W: per pixel the brightness
     (0-255, the frame's median scaled to 110) and the green and red shares of it times 250
     """
-    return _prepare(frame, params.width)[0]
-
-
-def _check(frame: np.ndarray) -> None:
-    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3:
-        raise ValueError(f"frame must be an (H, W, 3) BGR image, not shape "
-                         f"{getattr(frame, 'shape', type(frame).__name__)}")
-    if frame.dtype != np.uint8:
-        raise ValueError(f"frame must be uint8, not {frame.dtype}")
-    if frame.shape[0] < 8 or frame.shape[1] < 8:
-        raise ValueError(f"frame is too small to look at: {frame.shape[1]}x{frame.shape[0]}")
-
-
-def _prepare(frame: np.ndarray, width: int
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The table picture, (g, r) chromaticity (h, w, 2), brightness and a clipped mask.
-
-    All of a small copy of the frame. Brightness is scaled to a fixed median
-    brightness, so a change of exposure moves every pixel alike. Colours are left alone: a
-    grey-world balance would turn skin blue on green felt, and skin stays orange under
-    warm, cool and dim light alike. A pixel is clipped when a channel reached 250.
-    """
-    _check(frame)
-    small = _shrink(frame, width)
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    counts = np.cumsum(cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel())
-    middle = float(np.searchsorted(counts, grey.size / 2))
-    scale = 110.0 / max(8.0, middle)  # the median: a bright arm must not dim the table
-    b, g, r = cv2.split(small.astype(np.float32))
-    total = b + g + r
-    inv = 1.0 / np.maximum(total, 1.0)
-    chroma = np.dstack((g * inv, r * inv))  # (g, r) shares of each pixel's brightness
-    bright = total * (scale / 3.0)
-    picture = cv2.merge((bright, chroma[..., 0] * _CHROMA, chroma[..., 1] * _CHROMA))
-    clipped = cv2.max(cv2.max(b, g), r) >= 250.0  # saturated: its change means little
-    return picture, chroma, bright, clipped
-
-
-_CHROMA = 250.0  # chromaticity (0-1) to the picture's scale: a skin-to-grey step is ~25
-
-
-def _shrink(frame: np.ndarray, width: int) -> np.ndarray:
-    """The frame at ``width`` pixels wide, each pixel the mean of the block it covers.
-
-    Halving with bilinear sampling averages exact 2x2 blocks and costs a tenth of an
-    area resize of the full frame.
-    """
-    h = max(8, round(frame.shape[0] * width / frame.shape[1]))
-    small = frame
-    while small.shape[1] >= 2 * width:
-        small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2),
-                           interpolation=cv2.INTER_LINEAR)
-    if small.shape[:2] != (h, width):
-        small = cv2.resize(small, (width, h), interpolation=cv2.INTER_AREA)
-    return small
-
-
-def _rare(chroma: np.ndarray, bright: np.ndarray, params: HandParams) -> np.ndarray:
-    """Mask of pixels whose chromaticity is rare in this frame (so probably not table)."""
-    bins = 32
-    idx = np.minimum((chroma * bins).astype(np.int32), bins - 1)
-    flat = idx[..., 1] * bins + idx[..., 0]  # r bin * bins + g bin
-    lit = bright >= params.dark
-    hist = np.bincount(flat[lit], minlength=bins * bins).astype(np.float32).reshape(bins, bins)
-    order = np.argsort(hist, axis=None)[::-1]
-    mass = np.cumsum(hist.reshape(-1)[order])
-    keep = order[:int(np.searchsorted(mass, params.table_share * mass[-1])) + 1]
-    common = np.zeros((bins, bins), np.uint8)
-    common.reshape(-1)[keep] = 1
-    near = cv2.dilate(common, _KERNEL).reshape(-1)  # a bin next to the table's is table too
-    return (near[flat] == 0) & lit
-
-
-def _skin(chroma: np.ndarray, bright: np.ndarray, params: HandParams) -> np.ndarray:
-    """Mask of pixels in the skin locus: red above green above blue, not a saturated red."""
-    g, r = chroma[..., 0], chroma[..., 1]
-    b = 1.0 - r - g
-    return ((r - g >= 0.03) & (b <= g + 0.03) & (r <= 0.62) & (g >= 0.22)
-            & (bright >= params.dark * 0.6))
-
-
-def _changed(picture: np.ndarray, table: np.ndarray, clipped: np.ndarray,
-             params: HandParams) -> np.ndarray:
-    """Mask of pixels that differ from the table picture (brightness counts half).
-
-    The typical difference over the frame (its median, per channel) is taken off first: a
-    change of exposure or of the light's colour moves the whole table, a hand only part.
-    Not a change: a shadow (darker by up to half, same chromaticity), chromaticity where
-    both are too dark to have any, and saturated pixels where the table was bright (a
-    brighter exposure clips a glare spot unevenly).
-    """
-    diff = cv2.subtract(picture, table)
-    offset = np.median(diff[::4, ::4].reshape(-1, 3), axis=0).astype(np.float32)
-    dl, dg, dr = cv2.split(diff - offset)
-    lit = cv2.max(picture[..., 0], table[..., 0]) >= params.dark
-    hue2 = cv2.add(cv2.multiply(dg, dg), cv2.multiply(dr, dr)) * lit
-    d2 = cv2.add(cv2.multiply(dl, dl) * 0.25, hue2)
-    ratio = (table[..., 0] + dl) / np.maximum(table[..., 0], 1.0)
-    shadow = (ratio >= 0.5) & (ratio < 1.0) & (hue2 < (0.4 * params.change) ** 2)
-    glare = clipped & (table[..., 0] >= 170.0)
-    return (d2 > params.change ** 2) & ~shadow & ~glare
+    return measure(frame, params.width)[0]
 
 
 def _decide(chroma: np.ndarray, bright: np.ndarray, changed: np.ndarray | None,
             params: HandParams, shape: tuple[int, int]) -> HandSighting:
     """The best hand-like region entering from the border, as a sighting."""
-    skin = _skin(chroma, bright, params)
-    candidate = _rare(chroma, bright, params)
+    skin = skin_mask(chroma, bright, params)
+    candidate = rare_mask(chroma, bright, params)
     if changed is not None:
         candidate |= changed
     mask = cv2.morphologyEx(candidate.view(np.uint8), cv2.MORPH_OPEN, _KERNEL)
@@ -335,8 +238,9 @@ class HandWatcher:
     """A hand detector for a fixed camera: keeps a slowly updated picture of the table.
 
     Feed every frame to :meth:`update`. The first frame that shows no hand on its own
-    starts the table picture (after 30 frames the current one does, whatever it shows); each later frame is blended in with weight ``params.learn``,
-    a fifth of it while a hand is seen, so a resting hand fades only slowly. A sighting
+    starts the table picture (after 30 frames the current one does, whatever it shows);
+    each later frame is blended in with weight ``params.learn``, a fifth of it while a
+    hand is seen, so a resting hand fades only slowly. A sighting
     without skin that keeps perfectly still for ``params.still_frames`` frames is taken
     for a thing put down at the edge (a cup, a box) and learned at twice the weight. A
     frame that differs from the picture almost everywhere (the light was switched, the
@@ -365,7 +269,7 @@ class HandWatcher:
 
         :raises ValueError: ``frame`` is not an (H, W, 3) uint8 image.
         """
-        picture, chroma, bright, clipped = _prepare(frame, self.params.width)
+        picture, chroma, bright, clipped = measure(frame, self.params.width)
         table = self._table
         if table is None or table.shape != picture.shape:
             self.last = _decide(chroma, bright, None, self.params, frame.shape[:2])
@@ -374,7 +278,7 @@ class HandWatcher:
                 self._table = picture
             self._previous, self._still = picture, 0
             return self.last
-        changed: np.ndarray | None = _changed(picture, table, clipped, self.params)
+        changed: np.ndarray | None = changed_mask(picture, table, clipped, self.params)
         if changed is not None and changed.mean() > _RELEARN:
             self._table = table = picture  # new light or a moved camera: a new table
             changed = None

@@ -46,6 +46,7 @@ class SettleResult:
 
     @property
     def settled(self) -> bool:
+        """True when the frames agreed on one reading."""
         return self.kind == "settled"
 
 
@@ -69,7 +70,8 @@ class DiceSettler:
 
     def __init__(self, *, window: int = 5, agree: int = 4, still_frames: int = 3,
                  still_seconds: float = 0.25, quick: int | None = 3, max_motion: float = 4.0,
-                 min_confidence: float = 0.5, clock: Callable[[], float] = time.monotonic):
+                 min_confidence: float = 0.5, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
         if not 1 <= agree <= window:
             raise ValueError(f"agree must be between 1 and window ({window}), not {agree}")
         if quick is not None and not 1 <= quick <= window:

@@ -28,7 +28,7 @@ the faces are stored in the action.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, Union
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
 
@@ -98,6 +98,38 @@ def get_int(data: Mapping[str, Any], key: str, *, low: int = 0, high: int = 10**
     if not low <= value <= high:
         raise InvalidAction(f"'{key}' must be between {low} and {high}.")
     return value
+
+
+#: A player named in an action: a name or a seat index, resolved against the state.
+PlayerRef = Union[str, int]
+
+
+def get_player(data: Mapping[str, Any], key: str) -> PlayerRef:
+    """``data[key]``, a player named by name or seat index (not yet matched to the table).
+
+    :raises InvalidAction: the field is missing, blank or neither a name nor a seat number.
+    """
+    value = data.get(key)
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise InvalidAction(f"'{key}' must be a player's name or seat number.")
+
+
+def seat_of(players: tuple[str, ...], ref: PlayerRef) -> int:
+    """The seat of a player named by name (any case) or seat index.
+
+    :raises IllegalAction: if nobody at the table matches.
+    """
+    if isinstance(ref, int):
+        if ref < len(players):
+            return ref
+        raise IllegalAction(f"There is no seat {ref}; seats go from 0 to {len(players) - 1}.")
+    for seat, name in enumerate(players):
+        if name.casefold() == ref.casefold():
+            return seat
+    raise IllegalAction(f"Nobody at this table is called {ref!r}.")
 
 
 def get_type(data: Any, known: Mapping[str, Any]) -> str:

@@ -40,6 +40,7 @@ from companion.games.paper_tales_ledger import (
     PHASES, Adjust, Build, Deploy, Realm, Tally, Wars, parse_ledger_action,
 )
 from companion.games.paper_tales_units import UNITS
+from companion.timers import TimerAction  # start/resume, pause, add_time, next, timeout
 
 ID = "paper-tales"
 NAME = "Paper Tales"
@@ -115,15 +116,6 @@ ACTIONS: dict[str, ActionDoc] = {
                        {"type": "tally", "building_lp": [4, 0, 7]}, required=("building_lp",)),
     "correct": CORRECT_DOC,
 }
-
-
-@dataclass(frozen=True)
-class TimerAction:
-    """``start``/``resume``, ``pause``, ``add_time``, ``next`` or ``timeout``, at ``at``."""
-
-    kind: str
-    at: float
-    seconds: float = 0.0
 
 
 @dataclass(frozen=True)

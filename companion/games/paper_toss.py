@@ -25,12 +25,11 @@ from typing import Any, Mapping, Sequence
 
 from companion.errors import IllegalAction, NotNow
 from companion.games import paper_toss_views as views
-from companion.games.base import (Correct, Event, check_correct, check_options, check_players,
-                                  corrected, get_int)
+from companion.games.base import (Correct, Event, PlayerRef, check_correct, check_options,
+                                  check_players, corrected, get_int, seat_of)
 from companion.games.paper_toss_cards import (
     ACTIONS, CARDS, HAZARDS, TOSS_EFFECTS, Action, Bully, Counter, EnergyDrink, FlatTire,
-    Flip, NoCounter, Pass, Pick, PlayerRef, PlayHazard, Sprinklers, TossPaper, parse_action,
-    seat_of,
+    Flip, NoCounter, Pass, Pick, PlayHazard, Sprinklers, TossPaper, parse_action,
 )
 
 ID = "paper-toss"

@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Union
 
-from companion.errors import IllegalAction, InvalidAction
-from companion.games.base import CORRECT_DOC, ActionDoc, Correct, get_type, parse_correct
+from companion.errors import InvalidAction
+from companion.games.base import (CORRECT_DOC, ActionDoc, Correct, PlayerRef, get_player,
+                                  get_type, parse_correct)
 
 #: Toss card id -> change in the tosser's tokens (Sprinklers depends on a discard).
 TOSS_EFFECTS: dict[str, int] = {
@@ -99,9 +100,6 @@ ACTIONS: dict[str, ActionDoc] = {
         example={"type": "flat-tire", "target": "Ann", "by": "Ben"}),
     "correct": CORRECT_DOC,
 }
-
-#: A player named in an action: a name or a seat index, resolved against the state.
-PlayerRef = Union[str, int]
 
 
 @dataclass(frozen=True)
@@ -193,7 +191,7 @@ def parse_action(data: Mapping[str, Any]) -> Action:
     if kind in simple:
         return simple[kind]
     if kind == "hazard":
-        return PlayHazard(_player(data, "player"), _card(data, "card", HAZARDS, "a Hazard"))
+        return PlayHazard(get_player(data, "player"), _card(data, "card", HAZARDS, "a Hazard"))
     if kind == "counter":
         return Counter(_card(data, "card", COUNTERS, "a Counter"))
     if kind == "flip":
@@ -209,33 +207,9 @@ def parse_action(data: Mapping[str, Any]) -> Action:
         if not isinstance(discard, bool):
             raise InvalidAction("'discard' must be true or false.")
         return Sprinklers(discard)
-    by = _player(data, "by") if data.get("by") is not None else None
-    target = _player(data, "target")
+    by = get_player(data, "by") if data.get("by") is not None else None
+    target = get_player(data, "target")
     return Bully(target, by) if kind == "bully" else FlatTire(target, by)
-
-
-def seat_of(players: tuple[str, ...], ref: PlayerRef) -> int:
-    """The seat of a player named by name (any case) or seat index.
-
-    :raises IllegalAction: if nobody at the table matches.
-    """
-    if isinstance(ref, int):
-        if ref < len(players):
-            return ref
-        raise IllegalAction(f"There is no seat {ref}; seats go from 0 to {len(players) - 1}.")
-    for seat, name in enumerate(players):
-        if name.casefold() == ref.casefold():
-            return seat
-    raise IllegalAction(f"Nobody at this table is called {ref!r}.")
-
-
-def _player(data: Mapping[str, Any], key: str) -> PlayerRef:
-    value = data.get(key)
-    if isinstance(value, str) and value.strip():
-        return value.strip()
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    raise InvalidAction(f"'{key}' must be a player's name or seat number.")
 
 
 def _card(data: Mapping[str, Any], key: str, known: Any, what: str) -> str:

@@ -26,11 +26,11 @@ from typing import Any, Mapping, Sequence
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
 from companion.games.base import (Correct, Event, check_correct, check_options, check_players,
-                                  corrected)
+                                  corrected, seat_of)
 from companion.games import sorry_21_views as views
 from companion.games.sorry_21_cards import (
     ACTIONS, CARDS, NUMBERS, PAWNS, PILE_CARDS, SLIDES, Accept, Action, Block, Play, Steal,
-    TakeBack, TiebreakPile, pawns_home, parse_action, pile_total, seat_of,
+    TakeBack, TiebreakPile, pawns_home, parse_action, pile_total,
 )
 
 ID = "sorry-21"
@@ -93,6 +93,7 @@ class State:
 
     @property
     def goal(self) -> int:
+        """Pawn flips a player needs to win: 4, or 8 in the longer game (home, then START)."""
         return 2 * PAWNS if self.longer else PAWNS
 
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Union
 
-from companion.errors import IllegalAction, InvalidAction
-from companion.games.base import CORRECT_DOC, ActionDoc, Correct, get_type, parse_correct
+from companion.errors import InvalidAction
+from companion.games.base import (CORRECT_DOC, ActionDoc, Correct, PlayerRef, get_player,
+                                  get_type, parse_correct)
 
 #: Number card id -> value added to the play pile total.
 NUMBERS: dict[str, int] = {f"number-{v}": v for v in range(11)}
@@ -94,9 +95,6 @@ ACTIONS: dict[str, ActionDoc] = {
     "correct": CORRECT_DOC,
 }
 
-#: A player named in an action: a name or a seat index, resolved against the state.
-PlayerRef = Union[str, int]
-
 
 @dataclass(frozen=True)
 class Play:
@@ -155,9 +153,9 @@ def parse_action(data: Mapping[str, Any]) -> Action:
                                 "steal for SORRY!, block for Don't Be SORRY!.")
         return Play(_card(card, PILE_CARDS))
     if kind == "take-back":
-        return TakeBack(_player(data, "target"))
+        return TakeBack(get_player(data, "target"))
     if kind == "steal":
-        return Steal(_player(data, "player"))
+        return Steal(get_player(data, "player"))
     if kind == "block":
         return Block()
     if kind == "accept":
@@ -165,32 +163,8 @@ def parse_action(data: Mapping[str, Any]) -> Action:
     cards = data.get("cards")
     if not isinstance(cards, list) or len(cards) > 40:
         raise InvalidAction("'cards' must list the cards of the tiebreaker pile, in order.")
-    return TiebreakPile(_player(data, "player"),
+    return TiebreakPile(get_player(data, "player"),
                         tuple(_card(c, TIEBREAK_CARDS) for c in cards))
-
-
-def seat_of(players: tuple[str, ...], ref: PlayerRef) -> int:
-    """The seat of a player named by name (any case) or seat index.
-
-    :raises IllegalAction: if nobody at the table matches.
-    """
-    if isinstance(ref, int):
-        if ref < len(players):
-            return ref
-        raise IllegalAction(f"There is no seat {ref}; seats go from 0 to {len(players) - 1}.")
-    for seat, name in enumerate(players):
-        if name.casefold() == ref.casefold():
-            return seat
-    raise IllegalAction(f"Nobody at this table is called {ref!r}.")
-
-
-def _player(data: Mapping[str, Any], key: str) -> PlayerRef:
-    value = data.get(key)
-    if isinstance(value, str) and value.strip():
-        return value.strip()
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    raise InvalidAction(f"'{key}' must be a player's name or seat number.")
 
 
 def _card(value: Any, known: tuple[str, ...]) -> str:

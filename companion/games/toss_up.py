@@ -65,10 +65,12 @@ class Roll:
 
     @property
     def dice(self) -> int:
+        """How many dice were rolled."""
         return self.green + self.yellow + self.red
 
     @property
     def is_red_light(self) -> bool:
+        """True for a red light: no green and at least one red, the turn is over."""
         return self.green == 0 and self.red > 0
 
 

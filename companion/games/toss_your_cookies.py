@@ -41,8 +41,8 @@ from companion.games.base import (Correct, Event, check_correct,
                                   check_players, corrected, get_int, get_type,
                                   parse_correct)
 from companion.games.toss_your_cookies_cards import ACTIONS, CARDS
-from companion.games.toss_your_cookies_rules import (Call, Claim, LastClaim, Roll,
-                                                     TimerAction, Withdraw)
+from companion.games.toss_your_cookies_rules import Call, Claim, LastClaim, Roll, Withdraw
+from companion.timers import TimerAction
 
 ID = "toss-your-cookies"
 NAME = "Toss Your Cookies"

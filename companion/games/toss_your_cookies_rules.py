@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from companion import timers
 from companion.errors import IllegalAction, InvalidAction, NotNow
 from companion.games.base import get_int
+from companion.timers import TimerAction  # toss, start (resume), pause, add_time, skip, timeout
 
 #: Cookie id -> display name, in the order sets are taken by default.
 COOKIES: dict[str, str] = {
@@ -44,15 +45,6 @@ class Roll:
     number: str | None
     at: float
     virtual: bool = False
-
-
-@dataclass(frozen=True)
-class TimerAction:
-    """``toss``, ``start`` (resume), ``pause``, ``add_time``, ``skip`` or ``timeout``."""
-
-    kind: str
-    at: float
-    seconds: float = 0.0
 
 
 @dataclass(frozen=True)
