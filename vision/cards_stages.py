@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -25,6 +26,9 @@ from vision.cards_snap import edge_gradient, snap_quads
 from vision.cards_view import is_clear_way
 from vision.deck import Deck
 from vision.results import CardSighting
+
+if TYPE_CHECKING:
+    from vision.cards_fast import FastParams
 
 SAME_OUTLINE = 0.8  # two outlines overlapping more than this (IoU) are one card's
 UNSURE_TRIES = 2  # outlines of one place named before an unsure card is left unsure
@@ -61,6 +65,9 @@ class CardParams:
     hidden_seen : float
         Least fraction of such a card that must be seen (the rest is under named cards
         or beyond the frame edge): a thinner sliver is too easily mistaken.
+    fast : FastParams or None
+        The fast path (``cards_fast``): a bare table of clean cards is read without the
+        keypoint search and the second looks; None (the default) reads every frame in full.
     top_margin : float
         A named card's outline is grown by this factor about its centre before it hides
         what lies under it (its edge and its shadow are not the card beneath).
@@ -75,6 +82,7 @@ class CardParams:
     hidden_rounds: int = 3
     top_margin: float = 1.03
     hidden_seen: float = 0.3
+    fast: FastParams | None = None
 
 
 def check_frame(frame: np.ndarray) -> None:
