@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.cards_aspect import measured_aspect
 from vision.cards_beyond import beyond_frame, leaves_frame
-from vision.cards_fast import fast_first
+from vision.cards_fast import busy_keypoint_quads, fast_first
 from vision.cards_glance import keypoint_quads
 from vision.cards_look import hidden_pass, occluded_pass, vouched
 from vision.cards_match import MatchParams
@@ -62,8 +62,10 @@ def read_cards(frame: np.ndarray, deck: Deck, *, params: CardParams = CardParams
         reading, reuse = fast_first(frame, deck, params)
         if reading is not None:
             return reading
+    busy = reuse.pop("busy", None)  # the fast path's tiles left to search (cards_fast)
     keyed = ([] if params.keys is None
-             else keypoint_quads(frame, deck.faces, deck.bank, params=params.keys))
+             else keypoint_quads(frame, deck.faces, deck.bank, params=params.keys) if busy is None
+             else busy_keypoint_quads(frame, deck, busy, params=params.keys))
     return read_keyed(frame, deck, keyed, params=params, **reuse)
 
 

@@ -20,7 +20,7 @@ then:
    pattern. A textured table, a card back, a hand or a card of another game all show
    edges, and the frame is read in full.
 
-:func:`fast_reading` returns None when the frame is not such a table; ``cards.read_cards``
+:func:`fast_first` gives no reading when the frame is not such a table; ``cards.read_cards``
 then reads it in full, reusing the outline search and the first ranking.
 """
 
@@ -32,6 +32,8 @@ import cv2
 import numpy as np
 
 from vision.cards_beyond import beyond_frame, leaves_frame
+from vision.cards_keys import (FrameKeys, KeyParams, find_keypoint_quads, frame_keys,
+                               work_gray)
 from vision.cards_part import WorkView, view_quads, work_view
 from vision.cards_stages import (CardParams, coarse_all, edges_at, halve, iou_quads,
                                  name_stages, snap_stages)
@@ -59,6 +61,13 @@ class FastParams:
     overlap : float
         Most share of a clean card's area that may lie under another clean card's (more:
         a card lies partly under another, for the full read's second looks).
+    busy_keys : bool
+        When the frame is read in full, search keypoints only on the busy tiles
+        (:func:`busy_keypoint_quads`), not on the bare table or the clean cards.
+    busy_most : float
+        ... but the whole frame when the busy tiles, with a tile around each, cover more
+        than this share of it (a textured table: little to save, and the keypoint budget
+        is shared out differently by parts).
     """
 
     clean_distance: float = 0.45
@@ -66,26 +75,17 @@ class FastParams:
     tile: int = 32
     grow: float = 1.06
     overlap: float = 0.02
+    busy_keys: bool = False
+    busy_most: float = 0.5
 
 
-def fast_reading(frame: np.ndarray, deck: Deck, view: WorkView, quads: list[np.ndarray],
-                 first: list, *, params: CardParams, fast: FastParams = FastParams(),
-                 halved: np.ndarray | None = None) -> CardReading | None:
-    """The reading of a bare table of clean cards, or None to read the frame in full.
-
-    Parameters
-    ----------
-    frame : ndarray of shape (H, W, 3), uint8, BGR
-    view : WorkView
-        The outline search's view of ``frame`` (``cards_part.work_view``).
-    quads : list of ndarray of shape (4, 2), float32
-        The outlines found (``cards_part.view_quads``, with ``cards_beyond.beyond_frame``'s).
-    first : list
-        Their first ranking, ``cards_stages.coarse_all(frame, quads, deck)``.
-    """
-    clean = _clean(first, frame.shape, fast)
-    if not is_bare(view, [c[1] for c in clean], fast) or _overlapping(clean, fast.overlap):
-        return None  # something else lies on the table, or a card lies on another
+def _bare_reading(frame: np.ndarray, deck: Deck, first: list, clean: list, *,
+                  view: WorkView, params: CardParams, fast: FastParams,
+                  halved: np.ndarray | None) -> CardReading | None:
+    """The reading of a table bare beyond the ``clean`` outlines (rankings of ``first``,
+    the first ranking of every outline found), or None to read the frame in full."""
+    if _overlapping(clean, fast.overlap):
+        return None  # a card lies partly on another: the full read's second looks
     if not clean:  # a bare table: empty unless an outline comes near a face
         near = any(c[0].min() <= params.match.max_distance for c in first)
         return None if near else CardReading(cards=(), unsure=())
@@ -126,6 +126,15 @@ def _overlapping(clean: list, most: float) -> bool:
 def is_bare(view: WorkView, tops: list[np.ndarray], fast: FastParams = FastParams()) -> bool:
     """Whether the work frame's Canny edges, outside the ``tops`` outlines (frame pixels,
     grown by ``fast.grow``), hold at most ``fast.max_edges`` pixels in every tile."""
+    return not busy_tiles(view, tops, fast).any()
+
+
+def busy_tiles(view: WorkView, tops: list[np.ndarray], fast: FastParams = FastParams()
+               ) -> np.ndarray:
+    """Per ``fast.tile`` x ``fast.tile`` tile of the work frame (rows, cols; bool), whether
+    its Canny edges outside the ``tops`` outlines (grown by ``fast.grow``) number more
+    than ``fast.max_edges``: where something other than those cards and the bare table
+    lies."""
     canny = view.maps[3]
     clear = np.full(canny.shape, 255, np.uint8)
     for q in tops:
@@ -137,22 +146,41 @@ def is_bare(view: WorkView, tops: list[np.ndarray], fast: FastParams = FastParam
     t = fast.tile
     ph, pw = -h % t, -w % t
     padded = np.pad(left, ((0, ph), (0, pw)))
-    counts = padded.reshape((h + ph) // t, t, (w + pw) // t, t).sum(axis=(1, 3))
-    return int(counts.max()) <= fast.max_edges
+    return padded.reshape((h + ph) // t, t, (w + pw) // t, t).sum(axis=(1, 3)) > fast.max_edges
+
+
+def busy_keypoint_quads(frame: np.ndarray, deck: Deck, busy: np.ndarray, *,
+                        params: KeyParams = KeyParams(), tile: int = 32
+                        ) -> list[tuple[np.ndarray, str]]:
+    """``cards_keys.find_keypoint_quads`` with SIFT run only on the ``busy`` tiles of its
+    work frame (and a tile around them): the bare table and the clean cards hold no card
+    that only keypoints find. The whole frame is searched when the tiles do not fit it."""
+    gray, scale = work_gray(frame, params)
+    if busy.shape != (-(-gray.shape[0] // tile), -(-gray.shape[1] // tile)):
+        return find_keypoint_quads(frame, deck.faces, deck.bank, params=params)
+    none = FrameKeys(np.zeros((0, 2), np.float32), np.zeros((0, 128), np.float32),
+                     np.zeros(0, np.float32), scale, np.zeros((0, 3)))
+    keys = frame_keys(gray, scale, params, reuse=none, changed=busy, tile=tile)
+    return find_keypoint_quads(frame, deck.faces, deck.bank, params=params, keys=keys)
 
 
 def fast_first(frame: np.ndarray, deck: Deck, params: CardParams
                ) -> tuple[CardReading | None, dict]:
     """The fast path (``params.fast``) on ``frame``: its reading, or None and what the full
     read (``cards.read_keyed``) reuses of it as keywords: the outline search's ``view``,
-    its outlines (``quads``) and a ``coarse`` ranking that recalls theirs."""
+    its outlines (``quads``) and a ``coarse`` ranking that recalls theirs; and, with
+    ``FastParams.busy_keys``, the ``busy`` tiles (:func:`busy_tiles` beyond the clean
+    outlines) where the keypoint search is to look (:func:`busy_keypoint_quads`)."""
+    fast = params.fast or FastParams()
     view = work_view(frame, params.find)
     quads = view_quads(view, deck.aspect, params=params.find)
     whole = quads + beyond_frame(quads, frame.shape, deck.aspect)
     halved = halve(frame)
     first = coarse_all(frame, whole, deck, halved=halved)
-    reading = fast_reading(frame, deck, view, whole, first, params=params, fast=params.fast,
-                           halved=halved)
+    clean = _clean(first, frame.shape, fast)
+    busy = busy_tiles(view, [c[1] for c in clean], fast)
+    reading = None if busy.any() else _bare_reading(frame, deck, first, clean, view=view,
+                                                    params=params, fast=fast, halved=halved)
 
     def coarse(frame: np.ndarray, qs: list[np.ndarray], deck: Deck, *,
                halved: np.ndarray | None = None) -> list:
@@ -161,4 +189,8 @@ def fast_first(frame: np.ndarray, deck: Deck, params: CardParams
             return coarse_all(frame, qs, deck, halved=halved)
         return first + coarse_all(frame, qs[k:], deck, halved=halved)
 
-    return reading, {"view": view, "quads": quads, "coarse": coarse}
+    reuse = {"view": view, "quads": quads, "coarse": coarse}
+    grown = cv2.dilate(busy.astype(np.uint8), np.ones((3, 3), np.uint8))  # as frame_keys searches
+    if fast.busy_keys and grown.mean() <= fast.busy_most:
+        reuse["busy"] = busy
+    return reading, reuse

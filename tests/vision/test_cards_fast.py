@@ -10,7 +10,8 @@ import numpy as np
 
 from tests.vision import cards_support as cs
 from vision.cards import CardParams, read_cards
-from vision.cards_fast import FastParams, fast_first, is_bare
+from vision.cards_fast import FastParams, busy_keypoint_quads, busy_tiles, fast_first, is_bare
+from vision.cards_keys import find_keypoint_quads
 from vision.cards_part import work_view
 
 FAST = replace(CardParams(), fast=FastParams())
@@ -75,3 +76,29 @@ def test_the_bare_test_sees_edges_only_outside_the_cards_given():
     over = np.array([[60, 60], [440, 60], [440, 140], [60, 140]], np.float32)
     assert is_bare(view, [over])
     assert not is_bare(view, [over * 0.5])
+
+
+def test_the_keypoints_are_searched_only_where_the_table_is_busy():
+    deck = cs.deck()
+    frame = cs.place(_cloth(), cs.faces()["hero-comet"], cs.card_corners((330, 300), 330, 20))
+    frame = cs.place(frame, cs.back(), cs.card_corners((640, 250), 300, 70))
+    view = work_view(frame)
+    busy = busy_tiles(view, [])  # the two cards' tiles, nothing else
+    assert 0 < busy.mean() < 0.5
+    whole = {cid for _, cid in find_keypoint_quads(frame, deck.faces, deck.bank)}
+    assert {cid for _, cid in busy_keypoint_quads(frame, deck, busy)} == whole == {"hero-comet"}
+    # tiles marked bare are not searched: the card there is not found by keypoints
+    assert busy_keypoint_quads(frame, deck, np.zeros_like(busy)) == []
+    # the fast path hands the full read the tiles beyond its clean card (the back's),
+    # and reads as the whole search does
+    with_busy = replace(FAST, fast=FastParams(busy_keys=True))
+    reading, reuse = fast_first(frame, deck, with_busy)
+    assert reading is None and 0 < reuse["busy"].sum() < busy.sum()
+    assert read_cards(frame, deck, params=with_busy).ids == read_cards(frame, deck).ids
+
+
+def test_a_busy_table_is_searched_for_keypoints_whole():
+    textured = _two_cards(cs.table(size=(1280, 960), seed=4))
+    reading, reuse = fast_first(textured, cs.deck(), replace(FAST, fast=FastParams(
+        busy_keys=True, busy_most=0.0)))
+    assert reading is None and "busy" not in reuse
