@@ -8,17 +8,19 @@ and the first coarse ranking the full read makes anyway (``cards_find``, ``cards
 then:
 
 1. picks the *clean* outlines: within ``FastParams.clean_distance`` of a face by the
-   coarse ranking, every face that is no look-alike of it (``cards_name``'s kin) at least
-   ``min_gap`` farther, whole in the frame; one per place;
-2. names them with the full naming step (snapped, aligned, the look-alike duel:
-   ``cards_stages.name_stages``), and gives up when any is left unsure or refused;
-3. accepts the reading only when nothing else on the table could be a card: every outline
-   within the naming gate lies mostly under the cards named (more than the second looks
-   could name, ``CardParams.hidden_seen``), and the table left bare shows no edges
-   (no tile of the work frame's Canny map, outside the named cards grown by
-   ``grow``, holds more than ``max_edges`` edge pixels): no print, no card's side, no
-   pattern. A textured table, a card back, a hand or a card of another game all show
-   edges, and the frame is read in full.
+   coarse ranking, whole in the frame, one per place, none lying on another;
+2. clears them (grown by ``grow``) from the work frame's Canny map and goes on only when
+   the table left shows no edges: no tile holds more than ``max_edges`` edge pixels (no
+   print, no card's side, no pattern: a textured table, a card back, a hand, a card of
+   another game or a card partly under another all show edges, and the frame is read
+   in full);
+3. names the clean outlines with the full naming step (snapped, aligned, the look-alike
+   duel and the print test: ``cards_stages.name_stages``), and gives up when any is
+   refused or left unsure, or its snapped outline leaves edges uncleared.
+
+A margin on the coarse ranking alone cannot name a card of a deck of look-alikes (the
+project's: a card's coarse best lies a median 0.005 from the next face on the bench), so
+the margin is the naming's own. A bare table with no outline near a face reads empty.
 
 :func:`fast_first` gives no reading when the frame is not such a table; ``cards.read_cards``
 then reads it in full, reusing the outline search and the first ranking.
@@ -43,7 +45,7 @@ from vision.results import CardReading
 
 @dataclass(frozen=True)
 class FastParams:
-    """Tunables of :func:`fast_reading`.
+    """Tunables of the fast path (:func:`fast_first`).
 
     Attributes
     ----------
