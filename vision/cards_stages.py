@@ -35,6 +35,12 @@ UNSURE_TRIES = 2  # outlines of one place named before an unsure card is left un
 HALVE_ABOVE = 1000  # frames with a longer side (pixels) are halved for the coarse ranking
 
 
+def _fast_default() -> FastParams:
+    """The fast path's default tunables (``cards_fast`` imports this module)."""
+    from vision.cards_fast import FastParams
+    return FastParams()
+
+
 @dataclass(frozen=True)
 class Evidence:
     """What the naming step found beyond the sighting: the look-alike duel's margin
@@ -65,12 +71,12 @@ class CardParams:
     hidden_seen : float
         Least fraction of such a card that must be seen (the rest is under named cards
         or beyond the frame edge): a thinner sliver is too easily mistaken.
-    fast : FastParams or None
-        The fast path (``cards_fast``): a bare table of clean cards is read without the
-        keypoint search and the second looks; None (the default) reads every frame in full.
     top_margin : float
         A named card's outline is grown by this factor about its centre before it hides
         what lies under it (its edge and its shadow are not the card beneath).
+    fast : FastParams or None
+        The fast path (``cards_fast``): a bare table of clean cards is read without the
+        keypoint search and the second looks; None reads every frame in full.
     """
 
     find: FindParams = field(default_factory=FindParams)
@@ -82,7 +88,7 @@ class CardParams:
     hidden_rounds: int = 3
     top_margin: float = 1.03
     hidden_seen: float = 0.3
-    fast: FastParams | None = None
+    fast: FastParams | None = field(default_factory=_fast_default)
 
 
 def check_frame(frame: np.ndarray) -> None:

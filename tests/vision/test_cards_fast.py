@@ -15,6 +15,7 @@ from vision.cards_keys import find_keypoint_quads
 from vision.cards_part import work_view
 
 FAST = replace(CardParams(), fast=FastParams())
+FULL = replace(CardParams(), fast=None)  # every frame read in full
 
 
 def _cloth(seed: int = 4) -> np.ndarray:
@@ -31,10 +32,11 @@ def _two_cards(table: np.ndarray | None = None) -> np.ndarray:
 
 
 def test_a_bare_table_of_clean_cards_is_read_by_the_fast_path_as_in_full():
+    assert CardParams().fast == FastParams()  # on by default
     deck, frame = cs.deck(), _two_cards()
     reading, _ = fast_first(frame, deck, FAST)
     assert reading is not None
-    assert sorted(reading.ids) == ["hero-comet", "num-4"] == sorted(read_cards(frame, deck).ids)
+    assert sorted(reading.ids) == ["hero-comet", "num-4"] == sorted(read_cards(frame, deck, params=FULL).ids)
     assert read_cards(frame, deck, params=FAST) == reading
 
 
@@ -55,7 +57,7 @@ def test_a_card_partly_under_another_sends_the_frame_to_the_full_read():
     frame = cs.place(frame, cs.faces()["hero-comet"], cs.card_corners((700, 500), 360, -8))
     reading, reuse = fast_first(frame, deck, FAST)
     assert reading is None and set(reuse) == {"view", "quads", "coarse"}
-    full = read_cards(frame, deck)
+    full = read_cards(frame, deck, params=FULL)
     assert {"hero-fox", "hero-comet"} <= set(full.ids)
     assert read_cards(frame, deck, params=FAST) == full
 
@@ -94,7 +96,8 @@ def test_the_keypoints_are_searched_only_where_the_table_is_busy():
     with_busy = replace(FAST, fast=FastParams(busy_keys=True))
     reading, reuse = fast_first(frame, deck, with_busy)
     assert reading is None and 0 < reuse["busy"].sum() < busy.sum()
-    assert read_cards(frame, deck, params=with_busy).ids == read_cards(frame, deck).ids
+    assert read_cards(frame, deck, params=with_busy).ids == read_cards(
+        frame, deck, params=FULL).ids
 
 
 def test_a_busy_table_is_searched_for_keypoints_whole():
