@@ -23,10 +23,11 @@ import numpy as np
 
 from vision.cards_aspect import measured_aspect
 from vision.cards_beyond import beyond_frame, leaves_frame
+from vision.cards_fast import busy_keypoint_quads, fast_first
 from vision.cards_glance import keypoint_quads
 from vision.cards_look import hidden_pass, occluded_pass, vouched
 from vision.cards_match import MatchParams
-from vision.cards_part import view_quads, work_view
+from vision.cards_part import WorkView, view_quads, work_view
 from vision.cards_size import sized_pass
 from vision.cards_stages import (CardParams, Evidence, check_frame, coarse_all, doubt,
                                  edges_at, fine_stage, halve, iou, is_contradicted,
@@ -56,23 +57,31 @@ def read_cards(frame: np.ndarray, deck: Deck, *, params: CardParams = CardParams
     check_frame(frame)
     if not deck.ids:
         return CardReading(cards=(), unsure=())
+    reuse: dict = {}
+    if params.fast is not None:  # a bare table of clean cards is read without the rest
+        reading, reuse = fast_first(frame, deck, params)
+        if reading is not None:
+            return reading
+    busy = reuse.pop("busy", None)  # the fast path's tiles left to search (cards_fast)
     keyed = ([] if params.keys is None
-             else keypoint_quads(frame, deck.faces, deck.bank, params=params.keys))
-    return read_keyed(frame, deck, keyed, params=params)
+             else keypoint_quads(frame, deck.faces, deck.bank, params=params.keys) if busy is None
+             else busy_keypoint_quads(frame, deck, busy, params=params.keys))
+    return read_keyed(frame, deck, keyed, params=params, **reuse)
 
 
 def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]], *,
                params: CardParams = CardParams(), fine: Callable | None = None,
-               quads: list[np.ndarray] | None = None, coarse: Callable | None = None
-               ) -> CardReading:
+               quads: list[np.ndarray] | None = None, coarse: Callable | None = None,
+               view: WorkView | None = None) -> CardReading:
     """:func:`read_cards` with the keypoint outlines already found (``cards_keys``; the
     reader of a camera's frames in turn, ``cards_track``, finds them on what changed, and
     names the outlines through ``fine``, :func:`cards_stages.fine_stage` or a stand-in
     that recalls the cards it named on an unchanged part of the table); ``quads`` are the
     edge outlines (``cards_find``) when already found, and ``coarse`` stands in for
-    :func:`cards_stages.coarse_all` in their first ranking (recalling kept ones')."""
+    :func:`cards_stages.coarse_all` in their first ranking (recalling kept ones'); ``view``
+    is the outline search's view of the frame when already made (``cards_part``)."""
     gate = params.match.max_distance
-    view = None  # the outline search's view of the frame (whatever the aspect), made once
+    # the outline search's view of the frame (whatever the aspect), made once
     if quads is None:
         view = work_view(frame, params.find)
         quads = view_quads(view, deck.aspect, params=params.find)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -26,9 +27,18 @@ from vision.cards_view import is_clear_way
 from vision.deck import Deck
 from vision.results import CardSighting
 
+if TYPE_CHECKING:
+    from vision.cards_fast import FastParams
+
 SAME_OUTLINE = 0.8  # two outlines overlapping more than this (IoU) are one card's
 UNSURE_TRIES = 2  # outlines of one place named before an unsure card is left unsure
 HALVE_ABOVE = 1000  # frames with a longer side (pixels) are halved for the coarse ranking
+
+
+def _fast_default() -> FastParams:
+    """The fast path's default tunables (``cards_fast`` imports this module)."""
+    from vision.cards_fast import FastParams
+    return FastParams()
 
 
 @dataclass(frozen=True)
@@ -64,6 +74,9 @@ class CardParams:
     top_margin : float
         A named card's outline is grown by this factor about its centre before it hides
         what lies under it (its edge and its shadow are not the card beneath).
+    fast : FastParams or None
+        The fast path (``cards_fast``): a bare table of clean cards is read without the
+        keypoint search and the second looks; None reads every frame in full.
     """
 
     find: FindParams = field(default_factory=FindParams)
@@ -75,6 +88,7 @@ class CardParams:
     hidden_rounds: int = 3
     top_margin: float = 1.03
     hidden_seen: float = 0.3
+    fast: FastParams | None = field(default_factory=_fast_default)
 
 
 def check_frame(frame: np.ndarray) -> None:
