@@ -8,7 +8,8 @@ how well a deck taught live (one rendered photo per face) names the cards afterw
    for one card, "No card in view" for none and "I see N cards" for two.
 2. CPU milliseconds per capture (``companion.deck_teach.card_image``), one thread.
 3. Teaching live: each of the 24 synthetic faces is shown alone on a rendered table and
-   taught; the deck written is then used on the labelled suite tests/data/cards-scenes
+   taught (checked against the deck's shape once its first faces set it,
+   ``companion.deck_teach.deck_aspect``, as the CLI and the host page do); the deck written is then used on the labelled suite tests/data/cards-scenes
    (exact-set rate, precision, recall), next to the suite's own clean deck.
 """
 
