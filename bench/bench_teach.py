@@ -8,8 +8,7 @@ how well a deck taught live (one rendered photo per face) names the cards afterw
    for one card, "No card in view" for none and "I see N cards" for two.
 2. CPU milliseconds per capture (``companion.deck_teach.card_image``), one thread.
 3. Teaching live: each of the 24 synthetic faces is shown alone on a rendered table and
-   taught (checked against the deck's shape once its first faces set it,
-   ``companion.deck_teach.deck_aspect``, as the CLI and the host page do); the deck written is then used on the labelled suite tests/data/cards-scenes
+   taught; the deck written is then used on the labelled suite tests/data/cards-scenes
    (exact-set rate, precision, recall), next to the suite's own clean deck.
 """
 
@@ -32,8 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cv2  # noqa: E402
 
-from companion.deck_teach import (NoCardInView, TooManyCards, card_image, deck_aspect,  # noqa: E402
-                                  save_taught)
+from companion.deck_teach import NoCardInView, TooManyCards, card_image, save_taught  # noqa: E402
 from companion.errors import NotNow  # noqa: E402
 from scenes.cards import make_plan, render  # noqa: E402
 from scenes.card_faces import deck_specs, draw_face  # noqa: E402
@@ -97,9 +95,7 @@ def taught_deck(faces: dict[str, np.ndarray], folder: Path, seed: int) -> int:
         rng = np.random.default_rng([seed, k])
         for _ in range(3):  # the user tries again, the table moved a little
             try:
-                image = card_image(scene("plain", (cid,), rng, faces),
-                                   aspect=deck_aspect(folder))
-                save_taught(folder, cid, image)
+                save_taught(folder, cid, card_image(scene("plain", (cid,), rng, faces)))
                 break
             except NotNow:
                 refused += 1

@@ -192,8 +192,9 @@ def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
     out from its border (``vision.cards_light``).
 
     ``aspect`` is the deck's width / height (:func:`deck_aspect`): the card's outline,
-    read in perspective, must fit it. None for a deck whose shape is not set yet: any
-    card's shape (``CARD_ASPECTS``, read in perspective by
+    read in perspective, must fit it. None (what the CLI, the host page and the bench
+    pass: the faces' stored shapes are too loose to check the next capture by, see
+    :func:`deck_aspect`): any card's shape (``CARD_ASPECTS``, read in perspective by
     ``vision.cards_single.card_aspect``) is taken. The face keeps the shape its outline
     shows (its mean sides), so the deck's faces store the deck's shape, a little wider
     than the card when seen aslant; the recognizer warps every face to the deck's median.
@@ -229,8 +230,11 @@ def deck_aspect(folder: str | os.PathLike[str]) -> float | None:
     shape of the faces saved (``<id>.png`` at 400 pixels high) once ``ASPECT_VOTES`` are,
     else None (the deck's shape is not set yet). Decks taught before read the same way.
 
-    Each face keeps the shape its outline showed, up to 0.04 off the card's when seen
-    aslant (a tarot card read 0.575-0.625); their median is within 0.015 of it.
+    Each face keeps the shape its outline showed, up to 0.04-0.07 off the card's when
+    seen aslant (a tarot card read 0.575-0.625, poker ones 0.65-0.79); the median of many
+    is within 0.015 of it, but that of the first three can be 0.03 off (0.689 for 0.716
+    cards), too far to check the next capture by: a deck's shape to check captures by
+    needs each face's measured shape (``card_aspect``) stored with it.
     """
     root = Path(folder)
     if not root.is_dir():
@@ -348,8 +352,7 @@ class TeachRun:
         face = self.current
         if face is None:
             raise NotNow("Every card of this run is done.")
-        image = card_image(frame, aspect=deck_aspect(self.folder))
-        path = save_taught(self.folder, face.id, image)
+        path = save_taught(self.folder, face.id, card_image(frame))
         self.position += 1
         return path
 

@@ -130,7 +130,7 @@ def capture(game: str, card: str) -> Any:
     frame, _ = camera.snapshot()
     if frame is None:
         raise NotNow("The camera has not delivered a picture yet; try again in a moment.")
-    image = deck_teach.card_image(frame, aspect=deck_teach.deck_aspect(_folder(game)))
+    image = deck_teach.card_image(frame)
     with current_app.extensions["companion-decks"]:
         try:
             deck_teach.save_taught(_folder(game), face.id, image)
