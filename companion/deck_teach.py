@@ -39,8 +39,17 @@ FACE_HEIGHT = 400  # pixels of a saved face's long side (as vision.deck.rectifie
 #: on the card's edge, 0.046.
 SHAPE_MISFIT = 0.03
 TURN_PEERS = 40  # faces already taught that a new one is turned to lie like
+#: Width / height (portrait) a card of a deck may have: tarot 0.55-0.58, hanafuda 0.60,
+#: bridge and skat 0.64-0.65, mini 0.66, Dixit 0.67, poker 0.72 (square cards are left out:
+#: a card cut short at its title band reads 0.80-0.85). The deck's first cards may have any.
+CARD_ASPECTS = (0.5, 0.75)
+#: The deck's shape is set once this many faces are taught (the median of their shapes,
+#: so one capture cut wrong among the first does not set it); later captures must fit it.
+ASPECT_VOTES = 3
 UNCLEAR_EDGE = ("I cannot make out the card's edge: put it on a plain part of the table, "
                 "away from other things, and try again.")
+OTHER_SHAPE = ("This card looks {shape} than the cards taught so far: show the whole card "
+               "on a plain part of the table, or, if the first cards were cut wrong, redo them.")
 
 
 class NoCardInView(NotNow):
@@ -184,22 +193,33 @@ def find_one_card(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarr
 
 
 def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
-    """The one card in ``frame`` rectified upright, (400, w, 3) uint8 BGR, w from its shape,
-    its light evened out from its border (``vision.cards_light``).
+    """The one card in ``frame`` rectified upright, (400, w, 3) uint8 BGR, its light evened
+    out from its border (``vision.cards_light``).
 
-    :raises NoCardInView, TooManyCards: as :func:`find_one_card`.
+    ``aspect`` is the deck's width / height (:func:`deck_aspect`): the card's outline,
+    read in perspective, must fit it. None (what the CLI, the host page and the bench
+    pass: the faces' stored shapes are too loose to check the next capture by, see
+    :func:`deck_aspect`): any card's shape (``CARD_ASPECTS``, read in perspective by
+    ``vision.cards_single.card_aspect``) is taken. The face keeps the shape its outline
+    shows (its mean sides), so the deck's faces store the deck's shape, a little wider
+    than the card when seen aslant; the recognizer warps every face to the deck's median.
+
+    :raises NoCardInView, TooManyCards: as :func:`find_one_card`; NoCardInView also for an
+        outline that is no card's shape, or not the deck's.
     """
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise InvalidAction("The camera picture is not a colour image.")
     from vision.cards import rectify
     from vision.cards_light import even_light
-    from vision.cards_single import card_outline, on_rim, view_misfit
-    from vision.deck import DEFAULT_ASPECT
+    from vision.cards_single import card_aspect, card_outline, on_rim, view_misfit
 
     quad = on_rim(frame, card_outline(frame, find_one_card(frame, aspect=aspect)))
-    deck_aspect = DEFAULT_ASPECT if aspect is None else aspect
-    if view_misfit(quad, deck_aspect, frame.shape) > SHAPE_MISFIT:  # seen in perspective
-        raise NoCardInView(UNCLEAR_EDGE)
+    shape = card_aspect(quad, frame.shape)
+    if aspect is None:
+        if not CARD_ASPECTS[0] <= shape <= CARD_ASPECTS[1]:
+            raise NoCardInView(UNCLEAR_EDGE)
+    elif view_misfit(quad, aspect, frame.shape) > SHAPE_MISFIT:  # seen in perspective
+        raise NoCardInView(OTHER_SHAPE.format(shape="narrower" if shape < aspect else "wider"))
     sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
     width = (sides[0] + sides[2]) / 2
     height = max((sides[1] + sides[3]) / 2, 1.0)
@@ -209,6 +229,41 @@ def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
 
 
 # -- the deck folder -------------------------------------------------------------------
+
+def deck_aspect(folder: str | os.PathLike[str]) -> float | None:
+    """The width / height of the deck's cards, as its taught faces show it: the median
+    shape of the faces saved (``<id>.png`` at 400 pixels high) once ``ASPECT_VOTES`` are,
+    else None (the deck's shape is not set yet). Decks taught before read the same way.
+
+    Each face keeps the shape its outline showed, up to 0.04-0.07 off the card's when
+    seen aslant (a tarot card read 0.575-0.625, poker ones 0.65-0.79); the median of many
+    is within 0.015 of it, but that of the first three can be 0.03 off (0.689 for 0.716
+    cards), too far to check the next capture by: a deck's shape to check captures by
+    needs each face's measured shape (``card_aspect``) stored with it.
+    """
+    root = Path(folder)
+    if not root.is_dir():
+        return None
+    shapes = []
+    for f in root.iterdir():
+        if f.suffix.lower() == ".png" and not f.name.startswith(".") and f.is_file():
+            size = _png_size(f)
+            if size is not None and size[1] == FACE_HEIGHT:
+                shapes.append(size[0] / size[1])
+    return float(np.median(shapes)) if len(shapes) >= ASPECT_VOTES else None
+
+
+def _png_size(path: Path) -> tuple[int, int] | None:
+    """(width, height) from a PNG file's header, or None when it is not a readable PNG."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(24)
+    except OSError:
+        return None
+    if len(head) < 24 or head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
 
 def save_taught(folder: str | os.PathLike[str], card_id: str, face: np.ndarray) -> Path:
     """Write ``face`` as ``<card_id>.png`` in the deck folder, replacing what the card had.

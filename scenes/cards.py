@@ -50,6 +50,7 @@ class Plan:
     noise: float
     quality: int
     backs: tuple[int, ...] = (0, 1)  # the back designs face-down cards are drawn from
+    card_mm: tuple[float, float] = CARD_MM  # the cards' width, height (a face is stretched to it)
 
 
 def make_plan(condition: str, rng: np.random.Generator, deck_ids: list[str],
@@ -95,8 +96,8 @@ def render(plan: Plan, rng: np.random.Generator, faces: dict[str, np.ndarray]
                 for _ in range(plan.n_outside)]
     order = rng.permutation(len(patches))
     for _ in range(50):  # a layout where every deck card stays nameable
-        placed = _place(len(patches), plan.overlap, cam, rng)
-        quads = [_card_quad(cam, *placed[k]) for k in order]
+        placed = _place(len(patches), plan.overlap, cam, rng, plan.card_mm)
+        quads = [_card_quad(cam, *placed[k], plan.card_mm) for k in order]
         keys = [_key_box(patches[k][0]) for k in order]
         if _nameable(quads, keys, cam.size):
             break
@@ -120,17 +121,18 @@ def render(plan: Plan, rng: np.random.Generator, faces: dict[str, np.ndarray]
     return photo.to_jpeg(img, plan.quality), label
 
 
-def _card_quad(cam: Camera, x: float, y: float, yaw: float) -> np.ndarray:
+def _card_quad(cam: Camera, x: float, y: float, yaw: float,
+               card_mm: tuple[float, float] = CARD_MM) -> np.ndarray:
     """Image corners (top-left, top-right, bottom-right, bottom-left) of a flat card."""
-    cw, ch = CARD_MM
+    cw, ch = card_mm
     c, s = np.cos(yaw), np.sin(yaw)
     pts = np.array([[-cw / 2, ch / 2], [cw / 2, ch / 2], [cw / 2, -ch / 2], [-cw / 2, -ch / 2]])
     world = np.c_[pts @ np.array([[c, s], [-s, c]]) + [x, y], np.full(4, 0.3)]
     return cam.project(world).astype(np.float32)
 
 
-def _place(n: int, overlap: bool, cam: Camera, rng: np.random.Generator
-           ) -> list[tuple[float, float, float]]:
+def _place(n: int, overlap: bool, cam: Camera, rng: np.random.Generator,
+           card_mm: tuple[float, float] = CARD_MM) -> list[tuple[float, float, float]]:
     """World (x, y, yaw) per card, wholly in view: apart, or (overlap) partly on each
     other (centres 48 mm or more apart, so at most about 30% of a card is hidden)."""
     x0, y0, x1, y1 = cam.table_extent()
@@ -149,7 +151,7 @@ def _place(n: int, overlap: bool, cam: Camera, rng: np.random.Generator
             x, y = rng.uniform(x0, x1), rng.uniform(y0, y1)
             min_gap = 112.0
         yaw = float(rng.uniform(0, 2 * np.pi))
-        quad = _card_quad(cam, x, y, yaw)
+        quad = _card_quad(cam, x, y, yaw, card_mm)
         if (quad < lo).any() or (quad > hi).any():
             continue
         if all(np.hypot(x - a, y - b) > min_gap for a, b, _ in spots):

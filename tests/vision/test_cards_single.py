@@ -46,3 +46,21 @@ def test_no_card_is_made_up_on_a_bare_pale_table():
     frame = pale_table(seed=3)
     guesses = [scaled(cs.card_corners((480, 360), 300, a), f) for a in (0, 25) for f in (1, 1.1)]
     assert _whole_cards(frame, guesses, EDGE_CONTRAST, DEFAULT_ASPECT) == []
+
+
+@pytest.mark.parametrize("aspect", [44 / 67, 56 / 87, 70 / 120, 63 / 88])
+@pytest.mark.parametrize("shift,pitch", [((0.0, 0.0), 0), ((1.7, 0.74), 20), ((-1.8, -0.6), 25)])
+def test_a_cards_own_shape_is_read_in_perspective(aspect, shift, pitch):
+    from vision.cards_single import card_aspect, shape_misfit
+
+    w, h = 960, 720
+    f = 0.8 * w  # the focal length of an ordinary camera, as the reading assumes
+    a = np.radians(pitch)
+    card = (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * [aspect, 1] + shift) * 176
+    rot = np.array([[1, 0, 0], [0, np.cos(a), -np.sin(a)], [0, np.sin(a), np.cos(a)]])
+    cam = np.c_[card, np.zeros(4)] @ rot.T + [0, 0, f * 352 / 260]
+    quad = (cam[:, :2] * f / cam[:, 2:] + [w / 2, h / 2]).astype(np.float32)
+    if pitch:  # its sides alone say another shape
+        assert shape_misfit(quad, aspect) > 0.02
+    assert card_aspect(quad, (h, w, 3)) == pytest.approx(aspect, abs=0.003)
+    assert card_aspect(quad[[1, 2, 3, 0]], (h, w, 3)) == pytest.approx(aspect, abs=0.003)
