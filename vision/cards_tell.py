@@ -57,20 +57,21 @@ def laid_onto(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return _laid(a, b)[0]
 
 
-def _laid(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, float]:
-    """(:func:`laid_onto`, the correlation of the two lightnesses so laid; 0 when the fit
-    fails)."""
+def _laid(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
+    """(:func:`laid_onto`, the correlation of the two lightnesses so laid, the (2, 3)
+    warp; 0 and the identity when the fit fails)."""
+    eye = np.eye(2, 3, dtype=np.float32)
     try:
         agree, warp = cv2.findTransformECC(np.ascontiguousarray(a[:, :, 0]),
-                                           np.ascontiguousarray(b[:, :, 0]),
-                                           np.eye(2, 3, dtype=np.float32), cv2.MOTION_AFFINE,
+                                           np.ascontiguousarray(b[:, :, 0]), eye.copy(),
+                                           cv2.MOTION_AFFINE,
                                            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT,
                                             30, 1e-4), None, 5)
     except cv2.error:
-        return b, 0.0
+        return b, 0.0, eye
     laid = cv2.warpAffine(b, warp, (b.shape[1], b.shape[0]),
                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
-    return laid.reshape(b.shape), float(agree)
+    return laid.reshape(b.shape), float(agree), warp
 
 
 def telling(ref_a: np.ndarray, ref_b: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -84,15 +85,20 @@ def telling(ref_a: np.ndarray, ref_b: np.ndarray) -> tuple[np.ndarray, np.ndarra
     ``TELL_SHADE``: a soft patch of shade on one photo is no part).
     """
     h = ref_a.shape[0]
-    laid, agree = _laid(ref_a, ref_b)
+    laid, agree, warp = _laid(ref_a, ref_b)
     if agree < SHARED:
         return None
     a, b = ref_a[:, :, 0], laid[:, :, 0]
-    left = a - _lit_like(b, a, TELL_WINDOW * h)
-    diff = _smoothed_energy(left, h)
+    # the rim is 0 in each; laid over the other it is a false edge, wherever the fit took it
+    m = round(RIM * h) + 2
+    inside = np.zeros_like(a)
+    inside[m:-m, m:-m] = 1
+    inside = cv2.warpAffine(inside, warp, inside.shape[::-1],
+                            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP) * inside
+    diff = _smoothed_energy(a - _lit_like(b, a, TELL_WINDOW * h), inside, h)
     # where the print differs: what is left once the light is fitted over a stroke's width
     # (a soft patch of shade the larger window did not follow goes; a stroke stays)
-    printed = _smoothed_energy(a - _lit_like(b, a, TELL_SHADE * h), h)
+    printed = _smoothed_energy(a - _lit_like(b, a, TELL_SHADE * h), inside, h)
     return laid, diff * _parts_mask(printed)
 
 
@@ -106,12 +112,10 @@ def _parts_mask(energy: np.ndarray) -> np.ndarray:
     return keep[label].astype(np.float32)
 
 
-def _smoothed_energy(left: np.ndarray, h: int) -> np.ndarray:
-    """``left`` (h, w) squared, 0 in the rim, smoothed over a slide's width."""
-    energy = left * left
-    m = round(RIM * h) + 2  # the rim is 0 in each; laid over the other it is a false edge
-    energy[:m], energy[-m:], energy[:, :m], energy[:, -m:] = 0, 0, 0, 0
-    return cv2.GaussianBlur(energy, (0, 0), DUEL_SLIDE * h)
+def _smoothed_energy(left: np.ndarray, inside: np.ndarray, h: int) -> np.ndarray:
+    """``left`` (h, w) squared, 0 where ``inside`` is under 1 (the rims), smoothed over a
+    slide's width."""
+    return cv2.GaussianBlur(np.where(inside >= 0.999, left * left, 0), (0, 0), DUEL_SLIDE * h)
 
 
 def _lit_like(b: np.ndarray, a: np.ndarray, sigma: float) -> np.ndarray:

@@ -55,6 +55,21 @@ def test_the_telling_pixels_of_photographed_look_alikes_are_their_title():
     assert clean is not None and _rows(clean[1] > TELL_LEVEL * clean[1].max())[1] < 0.2
 
 
+def test_the_rim_of_a_face_cut_narrower_is_not_telling():
+    # DRAW taught from a capture cut 8% narrower than DROP's: laid onto DROP it is stretched
+    # across, and its rim (0 in the features) comes to lie inside DROP's; that false edge
+    # down both sides is no print, the title's letters are
+    faces = cs.faces()
+    drop = _fine(_photographed(faces["act-drop"], stretch=1.0, gamma=1.0, seed=1))
+    draw = _fine(_photographed(faces["act-draw"], stretch=1.08, gamma=0.85, seed=2))
+    told = telling(drop, draw)
+    assert told is not None
+    where = told[1] > TELL_LEVEL * told[1].max()
+    assert _rows(where)[1] < 0.2
+    cols = np.nonzero(where.any(axis=0))[0] / where.shape[1]
+    assert cols.min() > 0.3 and cols.max() < 0.8  # the middle of the title, not a side
+
+
 def _shaded(face: np.ndarray, *, depth: float, at: tuple[float, float], spread: float
             ) -> np.ndarray:
     """``face`` under a soft patch of shade: darker by ``depth`` at ``at`` (row, column as
