@@ -11,7 +11,11 @@ difference, and a duel judged on all of it is decided by the noise.
 the light out (the laid reference's lightness fitted to the other's by a local gain and
 offset, over windows larger than a letter, which a stroke that one has and the other has
 not survives), and smooths what is left over a slide's width: noise does not gather there,
-a letter's stroke does. The telling pixels are those at ``TELL_LEVEL`` of the peak or more.
+a letter's stroke does. A window larger than a letter does not follow a soft patch of
+shade one photo has and the other has not, so only the parts of what is left that are
+print count: the parts still there when the light is fitted again over windows of a
+stroke's size (``TELL_SHADE``), which follow any shading but not a stroke one face has
+and the other lacks. The telling pixels are those at ``TELL_LEVEL`` of the peak or more.
 :func:`tell_duel` then correlates the card, laid over the first reference, with both
 references on those pixels: the same pixels of the card against two references in one frame.
 A duel between references whose difference is noise has no clear peak and no clear margin:
@@ -41,6 +45,10 @@ TELL_FLOOR = 0.003
 #: apart, laid out differently: 0.80; different faces: 0.2-0.3).
 SHARED = 0.92
 PART_LEVEL, PART_AREA = 0.3, 0.002  # parts of the telling pixels judged alone (share of card)
+#: Window of the second light fit (Gaussian sigma, a fraction of the card height; a title's
+#: stroke is ~0.015, a letter ~0.06): a difference it takes out is shading, not print, and
+#: pixels where only such a difference is left are not telling (:func:`telling`).
+TELL_SHADE = 0.02
 
 
 def laid_onto(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -49,20 +57,21 @@ def laid_onto(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return _laid(a, b)[0]
 
 
-def _laid(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, float]:
-    """(:func:`laid_onto`, the correlation of the two lightnesses so laid; 0 when the fit
-    fails)."""
+def _laid(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
+    """(:func:`laid_onto`, the correlation of the two lightnesses so laid, the (2, 3)
+    warp; 0 and the identity when the fit fails)."""
+    eye = np.eye(2, 3, dtype=np.float32)
     try:
         agree, warp = cv2.findTransformECC(np.ascontiguousarray(a[:, :, 0]),
-                                           np.ascontiguousarray(b[:, :, 0]),
-                                           np.eye(2, 3, dtype=np.float32), cv2.MOTION_AFFINE,
+                                           np.ascontiguousarray(b[:, :, 0]), eye.copy(),
+                                           cv2.MOTION_AFFINE,
                                            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT,
                                             30, 1e-4), None, 5)
     except cv2.error:
-        return b, 0.0
+        return b, 0.0, eye
     laid = cv2.warpAffine(b, warp, (b.shape[1], b.shape[0]),
                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
-    return laid.reshape(b.shape), float(agree)
+    return laid.reshape(b.shape), float(agree), warp
 
 
 def telling(ref_a: np.ndarray, ref_b: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -71,17 +80,42 @@ def telling(ref_a: np.ndarray, ref_b: np.ndarray) -> tuple[np.ndarray, np.ndarra
     correlates under ``SHARED``: faces laid out differently, such as a 9 and a 10 of pips).
 
     The second is (h, w) float32: the squared difference of their lightness once laid and
-    lit alike, smoothed over a slide's width, 0 in the rim.
+    lit alike, smoothed over a slide's width, 0 in the rim and outside the parts where the
+    print differs (the parts of the same difference with the light fitted over windows of
+    ``TELL_SHADE``: a soft patch of shade on one photo is no part).
     """
     h = ref_a.shape[0]
-    laid, agree = _laid(ref_a, ref_b)
+    laid, agree, warp = _laid(ref_a, ref_b)
     if agree < SHARED:
         return None
     a, b = ref_a[:, :, 0], laid[:, :, 0]
-    diff = (a - _lit_like(b, a, TELL_WINDOW * h)) ** 2
-    m = round(RIM * h) + 2  # the rim is 0 in each; laid over the other it is a false edge
-    diff[:m], diff[-m:], diff[:, :m], diff[:, -m:] = 0, 0, 0, 0
-    return laid, cv2.GaussianBlur(diff, (0, 0), DUEL_SLIDE * h)
+    # the rim is 0 in each; laid over the other it is a false edge, wherever the fit took it
+    m = round(RIM * h) + 2
+    inside = np.zeros_like(a)
+    inside[m:-m, m:-m] = 1
+    inside = cv2.warpAffine(inside, warp, inside.shape[::-1],
+                            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP) * inside
+    diff = _smoothed_energy(a - _lit_like(b, a, TELL_WINDOW * h), inside, h)
+    # where the print differs: what is left once the light is fitted over a stroke's width
+    # (a soft patch of shade the larger window did not follow goes; a stroke stays)
+    printed = _smoothed_energy(a - _lit_like(b, a, TELL_SHADE * h), inside, h)
+    return laid, diff * _parts_mask(printed)
+
+
+def _parts_mask(energy: np.ndarray) -> np.ndarray:
+    """(h, w) float32: 1 on the parts of ``energy`` (connected pieces at ``PART_LEVEL`` of
+    its peak or more, each of ``PART_AREA`` of the card or more), 0 elsewhere."""
+    n, label, boxes, _ = cv2.connectedComponentsWithStats(
+        (energy > PART_LEVEL * float(energy.max())).astype(np.uint8))
+    keep = boxes[:, cv2.CC_STAT_AREA] >= PART_AREA * energy.size
+    keep[0] = False
+    return keep[label].astype(np.float32)
+
+
+def _smoothed_energy(left: np.ndarray, inside: np.ndarray, h: int) -> np.ndarray:
+    """``left`` (h, w) squared, 0 where ``inside`` is under 1 (the rims), smoothed over a
+    slide's width."""
+    return cv2.GaussianBlur(np.where(inside >= 0.999, left * left, 0), (0, 0), DUEL_SLIDE * h)
 
 
 def _lit_like(b: np.ndarray, a: np.ndarray, sigma: float) -> np.ndarray:

@@ -55,6 +55,52 @@ def test_the_telling_pixels_of_photographed_look_alikes_are_their_title():
     assert clean is not None and _rows(clean[1] > TELL_LEVEL * clean[1].max())[1] < 0.2
 
 
+def test_the_rim_of_a_face_cut_narrower_is_not_telling():
+    # DRAW taught from a capture cut 8% narrower than DROP's: laid onto DROP it is stretched
+    # across, and its rim (0 in the features) comes to lie inside DROP's; that false edge
+    # down both sides is no print, the title's letters are
+    faces = cs.faces()
+    drop = _fine(_photographed(faces["act-drop"], stretch=1.0, gamma=1.0, seed=1))
+    draw = _fine(_photographed(faces["act-draw"], stretch=1.08, gamma=0.85, seed=2))
+    told = telling(drop, draw)
+    assert told is not None
+    where = told[1] > TELL_LEVEL * told[1].max()
+    assert _rows(where)[1] < 0.2
+    cols = np.nonzero(where.any(axis=0))[0] / where.shape[1]
+    assert cols.min() > 0.3 and cols.max() < 0.8  # the middle of the title, not a side
+
+
+def _shaded(face: np.ndarray, *, depth: float, at: tuple[float, float], spread: float
+            ) -> np.ndarray:
+    """``face`` under a soft patch of shade: darker by ``depth`` at ``at`` (row, column as
+    shares of the face), fading as a Gaussian of ``spread`` times the face's height."""
+    h, w = face.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w]
+    shade = depth * np.exp(-((ys - at[0] * h) ** 2 + (xs - at[1] * w) ** 2)
+                           / (2 * (spread * h) ** 2))
+    return np.clip(face * (1 - shade)[:, :, None], 0, 255).astype(np.uint8)
+
+
+def test_a_patch_of_shade_on_one_taught_photo_is_not_telling():
+    # BANK was photographed with a soft shadow over its picture panel, BARK in even light
+    # (the taught deck of seed 21): the shade is no print, so the telling pixels are the
+    # title's, and a BARK card lying in the same shade is not named BANK by the shade
+    faces = cs.faces()
+    shade = {"depth": 0.2, "at": (0.45, 0.7), "spread": 0.1}
+    bank = _fine(_shaded(_photographed(faces["act-bank"], stretch=1.0, gamma=1.0, seed=1),
+                         **shade))
+    bark = _fine(_photographed(faces["act-bark"], stretch=1.02, gamma=0.9, seed=2))
+    told = telling(bank, bark)
+    assert told is not None
+    assert _rows(told[1] > TELL_LEVEL * told[1].max())[1] < 0.2  # the title band only
+    card = _fine(_shaded(_photographed(faces["act-bark"], stretch=1.01, gamma=0.95, seed=3),
+                         **shade))
+    seen = np.ones(card.shape[:2], bool)
+    margin, _ = naming_duel({"bank": (card, bank), "bark": (card, bark)},
+                            {"bank": seen, "bark": seen}, "bank", "bark", MARGIN, 0.0, told)
+    assert margin < MARGIN
+
+
 def test_faces_laid_out_differently_do_not_share_their_print():
     faces = cs.faces()
     assert telling(_fine(faces["hero-fox"]), _fine(faces["hero-comet"])) is None
