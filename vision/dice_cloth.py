@@ -56,13 +56,16 @@ def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     if (work is not None and face.mark != faces_.NONE and face.mark_off <= 0.15
             and not is_mark_ringed(face, work, params)):
         face = replace(face, mark_off=1.0)
-    return _is_square(face, grid, params, model, side, classes) or (
+    return _is_square(face, grid, params, model, side, classes, work) or (
         work is not None and is_grid_piece(face, work, grid, params, model, side,
                                            classes=classes))
 
 
+_SQUARE_CORNERS = 1.5  # a square's corners (farthest point / nearest side) are sqrt(2)
+
+
 def _is_square(face: faces_.Face, grid: float | None, params: DiceParams, model: tuple,
-               side: float, classes: set[int]) -> bool:
+               side: float, classes: set[int], work: np.ndarray | None = None) -> bool:
     """True for a square of a checkered cloth: turned like the cloth's grid (a die matches
     the grid's turn only by chance) and near one of the table's colours (loosely, for the
     frame's corners are darker); a light square with a coloured corner of the next square
@@ -74,7 +77,10 @@ def _is_square(face: faces_.Face, grid: float | None, params: DiceParams, model:
     about half their colour (``agree``): cloth too; so is a plain ragged run taken whole
     (``dice_pick.is_doubtful_top``) of one of the cloth's Toss Up colour classes and
     under 0.6 of it in that colour, whatever its turn (squares cut and joined by a die's
-    shadow and side faces)."""
+    shadow and side faces). With ``work`` (BGR) at hand, a square turned like the grid
+    none of whose outline lies on the grid's lines (``is_off_lines``) is a die: a tray's
+    straight rim gives a frame a grid's turn, and a die lying square to it on the plain
+    floor is bounded by its own edges only."""
     if grid is None:
         return False
     if (pick.is_doubtful_top(face) and face.mark == faces_.NONE and face.agree < 0.6
@@ -89,6 +95,9 @@ def _is_square(face: faces_.Face, grid: float | None, params: DiceParams, model:
         return _ragged_marked(face, params, model)  # two light squares, a corner between
     if abs((pick.turn(face) - grid + 45) % 90 - 45) > 5:
         return False
+    if (work is not None and face.area >= 0.5 * side * side and pick.is_crisp_square(face)
+            and face.corners <= _SQUARE_CORNERS and is_off_lines(face, work, grid, side)):
+        return False  # a crisp die-sized square no line of the grid runs along: a die
     if (face.cls in faces_.CLASS_NAMES and face.area >= 0.5 * side * side
             and pick.is_crisp_square(face) and face.cls not in classes):
         return False  # a crisp, die-sized square of a colour the cloth does not have
@@ -119,6 +128,17 @@ def is_grid_piece(face: faces_.Face, work: np.ndarray, grid: float, params: Dice
     if face.mark != faces_.NONE and face.mark_off <= 0.15 and face.area >= 0.5 * side * side:
         return False  # a light die's mark in the middle of its top
     return grid_share(work, face.outline, grid, side) >= min_share
+
+
+def is_off_lines(face: faces_.Face, work: np.ndarray, grid: float, side: float, *,
+                 max_share: float = 0.1) -> bool:
+    """True for a face whose outline lies off the grid's lines in ``work`` (BGR): under
+    ``max_share`` of it on them (``dice_grid.grid_share``). A check of a cloth is bounded
+    by the grid's lines, which run on past its corners; a die is bounded by its own
+    edges, which end at its corners. False for a face with no outline."""
+    if face.outline is None:
+        return False
+    return grid_share(work, face.outline, grid, side) < max_share
 
 
 def is_mark_ringed(face: faces_.Face, work: np.ndarray, params: DiceParams, *,
