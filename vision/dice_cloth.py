@@ -38,6 +38,9 @@ def cloth_grid(work: np.ndarray, half: np.ndarray | None = None) -> float | None
     return grid
 
 
+_SQUARE_CORNERS = 1.5  # a square's corners (farthest point / nearest side) are sqrt(2)
+
+
 def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
                     model: tuple, side: float, work: np.ndarray | None = None, *,
                     classes: set[int] | None = None) -> bool:
@@ -47,25 +50,31 @@ def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     a check cut off by a die or by the frame (a die's edges end at its corners; the
     grid's lines run on). A mark that the face's body does not ring all round
     (``is_mark_ringed``) is no light die's mark, however near its middle. ``classes`` is
-    ``table_classes(model, params)`` when the caller has it."""
+    ``table_classes(model, params)`` when the caller has it. A crisp die-sized square
+    (corners near a square's sqrt(2)) turned like the grid none of whose outline lies on
+    the grid's lines (``is_off_lines``) is a die: a tray's straight rim gives a frame a
+    grid's turn, and a die lying square to it on the plain floor is bounded by its own
+    edges only."""
     if grid is None:
         return False
+    if (work is not None and face.area >= 0.5 * side * side and pick.is_crisp_square(face)
+            and face.corners <= _SQUARE_CORNERS
+            and abs((pick.turn(face) - grid + 45) % 90 - 45) <= 5
+            and is_off_lines(face, work, grid, side)):
+        return False  # a crisp die-sized square no line of the grid runs along: a die
     classes = table_classes(model, params) if classes is None else classes
     # a mark its body does not ring is a colour at its edge (asked only of a mark within
     # 0.15 of the middle: one further out counts as off it below anyway)
     if (work is not None and face.mark != faces_.NONE and face.mark_off <= 0.15
             and not is_mark_ringed(face, work, params)):
         face = replace(face, mark_off=1.0)
-    return _is_square(face, grid, params, model, side, classes, work) or (
+    return _is_square(face, grid, params, model, side, classes) or (
         work is not None and is_grid_piece(face, work, grid, params, model, side,
                                            classes=classes))
 
 
-_SQUARE_CORNERS = 1.5  # a square's corners (farthest point / nearest side) are sqrt(2)
-
-
 def _is_square(face: faces_.Face, grid: float | None, params: DiceParams, model: tuple,
-               side: float, classes: set[int], work: np.ndarray | None = None) -> bool:
+               side: float, classes: set[int]) -> bool:
     """True for a square of a checkered cloth: turned like the cloth's grid (a die matches
     the grid's turn only by chance) and near one of the table's colours (loosely, for the
     frame's corners are darker); a light square with a coloured corner of the next square
@@ -77,10 +86,7 @@ def _is_square(face: faces_.Face, grid: float | None, params: DiceParams, model:
     about half their colour (``agree``): cloth too; so is a plain ragged run taken whole
     (``dice_pick.is_doubtful_top``) of one of the cloth's Toss Up colour classes and
     under 0.6 of it in that colour, whatever its turn (squares cut and joined by a die's
-    shadow and side faces). With ``work`` (BGR) at hand, a square turned like the grid
-    none of whose outline lies on the grid's lines (``is_off_lines``) is a die: a tray's
-    straight rim gives a frame a grid's turn, and a die lying square to it on the plain
-    floor is bounded by its own edges only."""
+    shadow and side faces)."""
     if grid is None:
         return False
     if (pick.is_doubtful_top(face) and face.mark == faces_.NONE and face.agree < 0.6
@@ -95,9 +101,6 @@ def _is_square(face: faces_.Face, grid: float | None, params: DiceParams, model:
         return _ragged_marked(face, params, model)  # two light squares, a corner between
     if abs((pick.turn(face) - grid + 45) % 90 - 45) > 5:
         return False
-    if (work is not None and face.area >= 0.5 * side * side and pick.is_crisp_square(face)
-            and face.corners <= _SQUARE_CORNERS and is_off_lines(face, work, grid, side)):
-        return False  # a crisp die-sized square no line of the grid runs along: a die
     if (face.cls in faces_.CLASS_NAMES and face.area >= 0.5 * side * side
             and pick.is_crisp_square(face) and face.cls not in classes):
         return False  # a crisp, die-sized square of a colour the cloth does not have
