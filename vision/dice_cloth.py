@@ -38,6 +38,9 @@ def cloth_grid(work: np.ndarray, half: np.ndarray | None = None) -> float | None
     return grid
 
 
+_SQUARE_CORNERS = 1.5  # a square's corners (farthest point / nearest side) are sqrt(2)
+
+
 def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
                     model: tuple, side: float, work: np.ndarray | None = None, *,
                     classes: set[int] | None = None) -> bool:
@@ -47,9 +50,18 @@ def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     a check cut off by a die or by the frame (a die's edges end at its corners; the
     grid's lines run on). A mark that the face's body does not ring all round
     (``is_mark_ringed``) is no light die's mark, however near its middle. ``classes`` is
-    ``table_classes(model, params)`` when the caller has it."""
+    ``table_classes(model, params)`` when the caller has it. A crisp die-sized square
+    (corners near a square's sqrt(2)) turned like the grid none of whose outline lies on
+    the grid's lines (``is_off_lines``) is a die: a tray's straight rim gives a frame a
+    grid's turn, and a die lying square to it on the plain floor is bounded by its own
+    edges only."""
     if grid is None:
         return False
+    if (work is not None and face.area >= 0.5 * side * side and pick.is_crisp_square(face)
+            and face.corners <= _SQUARE_CORNERS
+            and abs((pick.turn(face) - grid + 45) % 90 - 45) <= 5
+            and is_off_lines(face, work, grid, side)):
+        return False  # a crisp die-sized square no line of the grid runs along: a die
     classes = table_classes(model, params) if classes is None else classes
     # a mark its body does not ring is a colour at its edge (asked only of a mark within
     # 0.15 of the middle: one further out counts as off it below anyway)
@@ -119,6 +131,17 @@ def is_grid_piece(face: faces_.Face, work: np.ndarray, grid: float, params: Dice
     if face.mark != faces_.NONE and face.mark_off <= 0.15 and face.area >= 0.5 * side * side:
         return False  # a light die's mark in the middle of its top
     return grid_share(work, face.outline, grid, side) >= min_share
+
+
+def is_off_lines(face: faces_.Face, work: np.ndarray, grid: float, side: float, *,
+                 max_share: float = 0.1) -> bool:
+    """True for a face whose outline lies off the grid's lines in ``work`` (BGR): under
+    ``max_share`` of it on them (``dice_grid.grid_share``). A check of a cloth is bounded
+    by the grid's lines, which run on past its corners; a die is bounded by its own
+    edges, which end at its corners. False for a face with no outline."""
+    if face.outline is None:
+        return False
+    return grid_share(work, face.outline, grid, side) < max_share
 
 
 def is_mark_ringed(face: faces_.Face, work: np.ndarray, params: DiceParams, *,

@@ -172,3 +172,28 @@ def test_a_square_of_the_checks_colour_ringed_by_glare_far_wider_than_a_die_is_c
                 body_value=210.0, pips=0.0, holes=0.0, corners=1.37)
     assert is_cloth_square(ds.face(**mark, body=46.0), 0.0, params, model, 20.0)
     assert not is_cloth_square(ds.face(**mark, body=21.0), 0.0, params, model, 20.0)
+
+
+def test_a_die_square_to_a_trays_rim_on_its_plain_floor_is_no_cloth_square():
+    # real photos (a tray on a white table): the tray's straight rim gives the frame a
+    # grid's turn; a white die lying square to it on the plain floor is bounded by its
+    # own edges, no line of a grid runs along it. A check of a cloth is bounded by them.
+    rng = np.random.default_rng(2)
+    tray = np.clip(rng.normal(205, 3, (480, 640, 3)), 0, 255).astype(np.uint8)
+    cv2.rectangle(tray, (0, 0), (639, 40), (40, 40, 45), -1)  # the rim, straight lines
+    cv2.rectangle(tray, (0, 0), (40, 479), (40, 40, 45), -1)
+    top = np.array([[300, 220], [330, 220], [330, 250], [300, 250]], np.int32)
+    cv2.fillConvexPoly(tray, top, (235, 235, 235))
+    model = table_model(cv2.cvtColor(tray, cv2.COLOR_BGR2YCrCb))
+    params = DiceParams()
+    white = dict(cls=LIGHT, mark=0, bgr=(235.0, 235.0, 235.0), pips=0.0, holes=0.0,
+                 box=top.astype(np.float32), centre=(315.0, 235.0))
+    die = ds.face(**white, outline=top)
+    assert is_cloth_square(die, 0.0, params, model, 30.0)  # the turn alone: a square
+    assert not is_cloth_square(die, 0.0, params, model, 30.0, tray)
+    check = _check(0.0, 3, cell=30)  # a light check of a cloth, its outline on the lines
+    square = np.array([[30, 0], [59, 0], [59, 29], [30, 29]], np.int32) + [60, 60]
+    light = dict(white, bgr=(215.0, 215.0, 230.0), box=square.astype(np.float32),
+                 centre=(105.0, 75.0))
+    assert is_cloth_square(ds.face(**light, outline=square), 0.0, params,
+                           table_model(cv2.cvtColor(check, cv2.COLOR_BGR2YCrCb)), 30.0, check)
