@@ -21,7 +21,8 @@ from vision.cards_match import (DUEL_CONTRAST, DUEL_LEVEL, FINE_BLUR, FINE_SCALE
                                 MatchParams, align, duel_contrast, features, fine_distance,
                                 fine_duel, warp_to_ref)
 from vision.cards_print import shows_print
-from vision.cards_tell import bank_memo, laid_onto, tell_duel, tell_parts, telling_of
+from vision.cards_tell import (bank_memo, laid_onto, lift_lean, tell_duel, tell_parts,
+                               telling_of)
 
 # a card whose closest face (coarse ranking), laid over it, misses the gate by this much is
 # no face of the deck; its rivals are not tried (none beat it by over 0.11 on our suites)
@@ -305,7 +306,7 @@ def _duel(aligned: dict, masks: dict, a: str, b: str, min_margin: float,
     if glimpse is not None:
         return glimpse
     margin = c_a - c_b
-    lean = 0.0 if told is None else min_margin / 4  # two references on the same pixels
+    lean = 0.0 if told is None else lift_lean(max(c_a, c_b), min_margin, MatchParams.min_support)
     if lean < abs(margin) < min_margin:
         t = ((duel_contrast(qa, seen, ra, rb) + duel_contrast(qb, seen, ra, rb)) / 2
              if told is None else duel_contrast(qa, seen & patch, ra, told[0]))

@@ -201,6 +201,25 @@ def tell_parts(query: np.ndarray, valid: np.ndarray, ref_a: np.ndarray, laid_b: 
     return margins
 
 
+#: How much more of ``min_margin`` a told duel must lean before its telling pixels' contrast
+#: may raise it to a verdict, when its winner explains the telling pixels only at
+#: ``min_support`` (:func:`lift_lean`).
+LIFT_SHORT = 0.75
+
+
+def lift_lean(support: float, min_margin: float, min_support: float) -> float:
+    """The lean a told duel needs for the telling pixels' contrast to settle it.
+
+    A quarter of ``min_margin`` when the winner explains the telling pixels fully
+    (``support`` 1), rising by ``LIFT_SHORT`` of it as ``support`` falls to
+    ``min_support``: a tiny lean of a face that barely shows its own telling detail (an
+    outline taking in table, glare washing the letter out) is a guess, and the duel is
+    then unsure.
+    """
+    short = float(np.clip((1.0 - support) / (1.0 - min_support), 0.0, 1.0))
+    return min_margin * (0.25 + LIFT_SHORT * short)
+
+
 def _fit(area: np.ndarray, ref: np.ndarray, weight: np.ndarray) -> float:
     """Best weighted normalised correlation of ``ref`` slid over ``area``."""
     scores = cv2.matchTemplate(area, np.ascontiguousarray(ref), cv2.TM_CCOEFF_NORMED,

@@ -8,7 +8,8 @@ import numpy as np
 
 from tests.vision import cards_support as cs
 from vision import cards_tell
-from vision.cards_match import DUEL_LEVEL, FINE_BLUR, canonical_size, features
+from vision.cards_match import (DUEL_LEVEL, FINE_BLUR, MatchParams, canonical_size, duel_contrast,
+                                features)
 from vision.cards_name import _duel as naming_duel
 from vision.cards_tell import TELL_LEVEL, tell_parts, telling, telling_of
 
@@ -177,3 +178,32 @@ def test_the_memo_keeps_what_the_duels_read_bit_for_bit():
     assert cards_tell.tell_duel(query, seen, a, *kept)[0] == \
         cards_tell.tell_duel(query, seen, a, *whole)[0]
     assert tell_parts(query, seen, a, *kept) == tell_parts(query, seen, a, *whole)
+
+
+def _leaning(a: np.ndarray, b: np.ndarray, share: float, noise: float) -> np.ndarray:
+    """Features of a card ``share`` of the way from between ``a`` and ``b`` towards ``a``,
+    with smooth noise of ``noise`` (a soft, grainy photo explains its face less well)."""
+    grain = np.random.default_rng(3).normal(0, 1, a.shape).astype(np.float32)
+    return ((0.5 + share) * a + (0.5 - share) * b
+            + cv2.GaussianBlur(grain, (0, 0), 1.5) * noise).astype(np.float32)
+
+
+def test_a_small_lean_is_a_verdict_only_when_the_winner_shows_its_telling_detail():
+    # two cards leaning the same small way (a tenth of a large margin under it) with the
+    # telling pixels' contrast clearly agreeing: the one that explains the telling pixels
+    # well is named, the one that explains them barely (near ``min_support``) is unsure
+    a, b = _card("BANK", "BANK"), _card("BARK", "BARK")
+    told = telling(a, b)
+    seen = np.ones(a.shape[:2], bool)
+    margin = 0.4  # a lean of ~0.25 lies between a quarter of it and it
+    verdicts = []
+    for share, noise in [(0.3, 0.0), (0.5, 1.5)]:
+        card = _leaning(a, b, share, noise)
+        (c_a, c_b), patch = cards_tell.tell_duel(card, seen, a, *told)
+        assert margin / 4 < c_a - c_b < margin and duel_contrast(card, patch, a, told[0]) > 0.25
+        verdicts.append(naming_duel({"a": (card, a), "b": (card, b)}, {"a": seen, "b": seen},
+                                    "a", "b", margin, 0.0, told))
+    (sure, support_sure), (guess, support_guess) = verdicts
+    assert support_sure > 0.95 and MatchParams.min_support < support_guess < 0.9
+    assert sure >= margin
+    assert abs(guess) < margin
