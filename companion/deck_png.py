@@ -12,7 +12,7 @@ import zlib
 from pathlib import Path
 
 SHAPE_KEY = b"card-aspect"  # the text chunk's key
-SHAPES = (0.5, 1.0)  # a stored shape outside these is ignored (as companion.deck_teach.CARD_ASPECTS)
+SHAPES = (0.5, 1.0)  # a stored shape outside these is ignored
 
 
 def png_head(path: Path) -> tuple[int, int, float | None] | None:

@@ -195,34 +195,28 @@ def find_one_card(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarr
 
 def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
     """The one card in ``frame`` rectified upright, (400, w, 3) uint8 BGR, its light evened
-    out from its border (``vision.cards_light``); :func:`card_capture`'s face."""
+    out from its border (``vision.cards_light``): :func:`card_capture`'s face."""
     return card_capture(frame, aspect=aspect).face
 
 
 @dataclass(frozen=True)
 class Capture:
-    """One card captured for teaching: its face and the card's shape measured in view.
-
-    Attributes
-    ----------
-    face : ndarray of shape (400, w, 3), uint8, BGR
-        The card rectified upright at the shape its outline shows (its mean sides).
-    shape : float
-        The card's width / height read in perspective (``vision.cards_single.card_aspect``),
-        within 0.005 of the card's where the outline's sides are 0.02-0.07 off.
-    """
+    """One card captured: its ``face`` (as :func:`card_image`) and ``shape``, its width /
+    height read in perspective (``vision.cards_single.card_aspect``, within 0.005 of the
+    card's where the face's own sides are 0.02-0.07 off)."""
 
     face: np.ndarray
     shape: float
 
 
-def card_capture(frame: np.ndarray, *, aspect: float | None = None) -> Capture:
-    """The one card in ``frame``: its face (as :func:`card_image`) and its measured shape.
-
-    ``aspect`` is the deck's width / height (:func:`deck_aspect`): the card's outline,
-    read in perspective, must fit it. None (the deck's shape is not set yet): any card's
-    shape (``CARD_ASPECTS``, read in perspective) is taken. The face keeps the shape its
-    outline shows (its mean sides): the recognizer warps every face to the deck's median.
+def card_capture(frame: np.ndarray, *, aspect: float | None = None,
+                 search: float | None = None) -> Capture:
+    """The one card in ``frame``: its face and its measured shape. ``aspect`` is the deck's
+    width / height (:func:`deck_aspect`): the card's outline, read in perspective, must fit
+    it. None (the deck's shape is not set yet): any card's shape (``CARD_ASPECTS``) is
+    taken. The face keeps the shape its outline shows (its mean sides): the recognizer
+    warps every face to the deck's median. ``search``: the shape the outline search
+    completes cards at (default ``aspect``).
 
     :raises NoCardInView, TooManyCards: as :func:`find_one_card`; NoCardInView also for an
         outline that is no card's shape, or not the deck's.
@@ -233,7 +227,8 @@ def card_capture(frame: np.ndarray, *, aspect: float | None = None) -> Capture:
     from vision.cards_light import even_light
     from vision.cards_single import card_aspect, card_outline, on_rim, view_misfit
 
-    quad = on_rim(frame, card_outline(frame, find_one_card(frame, aspect=aspect)))
+    found = find_one_card(frame, aspect=aspect if search is None else search)
+    quad = on_rim(frame, card_outline(frame, found))
     shape = card_aspect(quad, frame.shape)
     if aspect is None:
         if not CARD_ASPECTS[0] <= shape <= CARD_ASPECTS[1]:
@@ -249,16 +244,19 @@ def card_capture(frame: np.ndarray, *, aspect: float | None = None) -> Capture:
 
 
 def teach_card(folder: str | os.PathLike[str], card_id: str, frame: np.ndarray) -> Path:
-    """Learn ``card_id`` from ``frame`` into the deck folder; the file written.
+    """Learn ``card_id`` from ``frame`` into the deck folder; the file written. Once the
+    deck's shape is set by its other faces (:func:`deck_aspect`; not by the card's own, so
+    a redo is not checked against itself) the capture must fit it; the face is saved with
+    its measured shape. The search completes cards at the poker shape unless the deck's is
+    another (a few thousandths off it, its guesses shift and find other outlines, no better).
 
-    Once the deck's shape is set by its other faces (:func:`deck_aspect`, the card's own
-    older face left out, so a redo is not checked against itself), the capture must fit
-    it; the face is saved with its measured shape (:func:`save_taught`).
-
-    :raises NoCardInView, TooManyCards: as :func:`card_capture`. :raises OSError: as
-        :func:`save_taught`.
+    :raises NoCardInView, TooManyCards: as :func:`card_capture`; OSError as :func:`save_taught`.
     """
-    got = card_capture(frame, aspect=deck_aspect(folder, leave_out=card_id))
+    from vision.deck import DEFAULT_ASPECT
+
+    aspect = deck_aspect(folder, leave_out=card_id)
+    near = aspect is not None and abs(aspect - DEFAULT_ASPECT) <= SHAPE_MISFIT
+    got = card_capture(frame, aspect=aspect, search=DEFAULT_ASPECT if near else aspect)
     return save_taught(folder, card_id, got.face, shape=got.shape)
 
 
@@ -266,15 +264,9 @@ def teach_card(folder: str | os.PathLike[str], card_id: str, frame: np.ndarray) 
 
 def deck_aspect(folder: str | os.PathLike[str], *, leave_out: str | None = None
                 ) -> float | None:
-    """The width / height of the deck's cards: the median shape of its faces (``<id>.png``
-    at 400 pixels high, but those of ``leave_out``) once ``ASPECT_VOTES`` are saved, else
-    None (the deck's shape is not set yet).
-
-    A face's shape is the one measured in perspective when it was taught (stored in the
-    PNG by :func:`save_taught`); a face without it (decks taught before, faces copied in)
-    counts by its pixel size, the shape its outline showed: up to 0.04-0.07 off the card's
-    when seen aslant, so the median of the first three can be 0.03 off (0.689 for 0.716).
-    """
+    """The deck's width / height: the median shape of its faces (``<id>.png``, 400 high, but
+    ``leave_out``'s) once ``ASPECT_VOTES`` are saved, else None: each as measured when taught
+    (:func:`save_taught`), else (taught before) its pixel size, up to 0.07 off seen aslant."""
     root = Path(folder)
     if not root.is_dir():
         return None
@@ -290,9 +282,8 @@ def deck_aspect(folder: str | os.PathLike[str], *, leave_out: str | None = None
 
 def save_taught(folder: str | os.PathLike[str], card_id: str, face: np.ndarray, *,
                 shape: float | None = None) -> Path:
-    """Write ``face`` as ``<card_id>.png`` in the deck folder, replacing what the card had;
-    ``shape``, the card's measured width / height (:class:`Capture`), is stored in the PNG
-    for :func:`deck_aspect`.
+    """Write ``face`` as ``<card_id>.png`` in the deck folder, replacing what the card had,
+    with ``shape`` (the card's measured width / height, :class:`Capture`) in the PNG.
 
     Turned 180 degrees if it then lies like the deck's other faces (a camera cannot tell
     which way up a card is). Written to a hidden temporary file and renamed, so a recognizer loading the deck at
