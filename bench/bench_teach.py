@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cv2  # noqa: E402
 
-from companion.deck_teach import NoCardInView, TooManyCards, card_image, teach_card  # noqa: E402
+from companion.deck_teach import NoCardInView, TooManyCards, card_image, save_taught  # noqa: E402
 from companion.errors import NotNow  # noqa: E402
 from scenes.cards import make_plan, render  # noqa: E402
 from scenes.card_faces import deck_specs, draw_face  # noqa: E402
@@ -95,7 +95,7 @@ def taught_deck(faces: dict[str, np.ndarray], folder: Path, seed: int) -> int:
         rng = np.random.default_rng([seed, k])
         for _ in range(3):  # the user tries again, the table moved a little
             try:
-                teach_card(folder, cid, scene("plain", (cid,), rng, faces))
+                save_taught(folder, cid, card_image(scene("plain", (cid,), rng, faces)))
                 break
             except NotNow:
                 refused += 1

@@ -24,7 +24,6 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from companion.deck_png import png_head, with_shape
 from companion.errors import InvalidAction, NotNow
 from companion.games import GAMES, find_game
 
@@ -195,28 +194,15 @@ def find_one_card(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarr
 
 def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
     """The one card in ``frame`` rectified upright, (400, w, 3) uint8 BGR, its light evened
-    out from its border (``vision.cards_light``): :func:`card_capture`'s face."""
-    return card_capture(frame, aspect=aspect).face
+    out from its border (``vision.cards_light``).
 
-
-@dataclass(frozen=True)
-class Capture:
-    """One card captured: its ``face`` (as :func:`card_image`) and ``shape``, its width /
-    height read in perspective (``vision.cards_single.card_aspect``, within 0.005 of the
-    card's where the face's own sides are 0.02-0.07 off)."""
-
-    face: np.ndarray
-    shape: float
-
-
-def card_capture(frame: np.ndarray, *, aspect: float | None = None,
-                 search: float | None = None) -> Capture:
-    """The one card in ``frame``: its face and its measured shape. ``aspect`` is the deck's
-    width / height (:func:`deck_aspect`): the card's outline, read in perspective, must fit
-    it. None (the deck's shape is not set yet): any card's shape (``CARD_ASPECTS``) is
-    taken. The face keeps the shape its outline shows (its mean sides): the recognizer
-    warps every face to the deck's median. ``search``: the shape the outline search
-    completes cards at (default ``aspect``).
+    ``aspect`` is the deck's width / height (:func:`deck_aspect`): the card's outline,
+    read in perspective, must fit it. None (what the CLI, the host page and the bench
+    pass: the faces' stored shapes are too loose to check the next capture by, see
+    :func:`deck_aspect`): any card's shape (``CARD_ASPECTS``, read in perspective by
+    ``vision.cards_single.card_aspect``) is taken. The face keeps the shape its outline
+    shows (its mean sides), so the deck's faces store the deck's shape, a little wider
+    than the card when seen aslant; the recognizer warps every face to the deck's median.
 
     :raises NoCardInView, TooManyCards: as :func:`find_one_card`; NoCardInView also for an
         outline that is no card's shape, or not the deck's.
@@ -227,8 +213,7 @@ def card_capture(frame: np.ndarray, *, aspect: float | None = None,
     from vision.cards_light import even_light
     from vision.cards_single import card_aspect, card_outline, on_rim, view_misfit
 
-    found = find_one_card(frame, aspect=aspect if search is None else search)
-    quad = on_rim(frame, card_outline(frame, found))
+    quad = on_rim(frame, card_outline(frame, find_one_card(frame, aspect=aspect)))
     shape = card_aspect(quad, frame.shape)
     if aspect is None:
         if not CARD_ASPECTS[0] <= shape <= CARD_ASPECTS[1]:
@@ -240,50 +225,48 @@ def card_capture(frame: np.ndarray, *, aspect: float | None = None,
     height = max((sides[1] + sides[3]) / 2, 1.0)
     size = (FACE_HEIGHT, max(16, round(FACE_HEIGHT * width / height)))
     face, _ = rectify(frame, quad, size)
-    return Capture(even_light(face), shape)
-
-
-def teach_card(folder: str | os.PathLike[str], card_id: str, frame: np.ndarray) -> Path:
-    """Learn ``card_id`` from ``frame`` into the deck folder; the file written. Once the
-    deck's shape is set by its other faces (:func:`deck_aspect`; not by the card's own, so
-    a redo is not checked against itself) the capture must fit it; the face is saved with
-    its measured shape. The search completes cards at the poker shape unless the deck's is
-    another (a few thousandths off it, its guesses shift and find other outlines, no better).
-
-    :raises NoCardInView, TooManyCards: as :func:`card_capture`; OSError as :func:`save_taught`.
-    """
-    from vision.deck import DEFAULT_ASPECT
-
-    aspect = deck_aspect(folder, leave_out=card_id)
-    near = aspect is not None and abs(aspect - DEFAULT_ASPECT) <= SHAPE_MISFIT
-    got = card_capture(frame, aspect=aspect, search=DEFAULT_ASPECT if near else aspect)
-    return save_taught(folder, card_id, got.face, shape=got.shape)
+    return even_light(face)
 
 
 # -- the deck folder -------------------------------------------------------------------
 
-def deck_aspect(folder: str | os.PathLike[str], *, leave_out: str | None = None
-                ) -> float | None:
-    """The deck's width / height: the median shape of its faces (``<id>.png``, 400 high, but
-    ``leave_out``'s) once ``ASPECT_VOTES`` are saved, else None: each as measured when taught
-    (:func:`save_taught`), else (taught before) its pixel size, up to 0.07 off seen aslant."""
+def deck_aspect(folder: str | os.PathLike[str]) -> float | None:
+    """The width / height of the deck's cards, as its taught faces show it: the median
+    shape of the faces saved (``<id>.png`` at 400 pixels high) once ``ASPECT_VOTES`` are,
+    else None (the deck's shape is not set yet). Decks taught before read the same way.
+
+    Each face keeps the shape its outline showed, up to 0.04-0.07 off the card's when
+    seen aslant (a tarot card read 0.575-0.625, poker ones 0.65-0.79); the median of many
+    is within 0.015 of it, but that of the first three can be 0.03 off (0.689 for 0.716
+    cards), too far to check the next capture by: a deck's shape to check captures by
+    needs each face's measured shape (``card_aspect``) stored with it.
+    """
     root = Path(folder)
     if not root.is_dir():
         return None
     shapes = []
     for f in root.iterdir():
-        if (f.suffix.lower() == ".png" and not f.name.startswith(".") and f.is_file()
-                and card_id_of(f.name) != leave_out):
-            head = png_head(f)
-            if head is not None and head[1] == FACE_HEIGHT:
-                shapes.append(head[2] if head[2] is not None else head[0] / head[1])
+        if f.suffix.lower() == ".png" and not f.name.startswith(".") and f.is_file():
+            size = _png_size(f)
+            if size is not None and size[1] == FACE_HEIGHT:
+                shapes.append(size[0] / size[1])
     return float(np.median(shapes)) if len(shapes) >= ASPECT_VOTES else None
 
 
-def save_taught(folder: str | os.PathLike[str], card_id: str, face: np.ndarray, *,
-                shape: float | None = None) -> Path:
-    """Write ``face`` as ``<card_id>.png`` in the deck folder, replacing what the card had,
-    with ``shape`` (the card's measured width / height, :class:`Capture`) in the PNG.
+def _png_size(path: Path) -> tuple[int, int] | None:
+    """(width, height) from a PNG file's header, or None when it is not a readable PNG."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(24)
+    except OSError:
+        return None
+    if len(head) < 24 or head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def save_taught(folder: str | os.PathLike[str], card_id: str, face: np.ndarray) -> Path:
+    """Write ``face`` as ``<card_id>.png`` in the deck folder, replacing what the card had.
 
     Turned 180 degrees if it then lies like the deck's other faces (a camera cannot tell
     which way up a card is). Written to a hidden temporary file and renamed, so a recognizer loading the deck at
@@ -310,8 +293,6 @@ def save_taught(folder: str | os.PathLike[str], card_id: str, face: np.ndarray, 
     os.close(fd)
     try:
         save_face(tmp, face)
-        if shape is not None:
-            Path(tmp).write_bytes(with_shape(Path(tmp).read_bytes(), shape))
         os.chmod(tmp, 0o644)  # mkstemp makes it private; a deck is an ordinary folder
         for old in face_files(root, card_id):
             if old != target:
@@ -376,7 +357,7 @@ class TeachRun:
         face = self.current
         if face is None:
             raise NotNow("Every card of this run is done.")
-        path = teach_card(self.folder, face.id, frame)
+        path = save_taught(self.folder, face.id, card_image(frame))
         self.position += 1
         return path
 

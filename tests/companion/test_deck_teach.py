@@ -152,38 +152,6 @@ def test_the_decks_shape_is_the_median_of_its_first_faces(tmp_path):
     assert deck_teach.deck_aspect(tmp_path / "none") is None
 
 
-def test_a_faces_measured_shape_is_stored_and_sets_the_decks_shape(tmp_path):
-    # faces keep the shape their outline shows (0.689 for a 0.716 card seen aslant): the
-    # deck's shape is read from the shapes measured in perspective, stored in the PNGs
-    face = cs.faces()["hero-fox"]
-    face = cv2.resize(face, (276, 400))
-    for k in range(3):
-        save_taught(tmp_path, f"c{k}", face, shape=0.716)
-    assert b"tEXtcard-aspect\x000.7160" in (tmp_path / "c0.png").read_bytes()[:64]
-    assert deck_teach.deck_aspect(tmp_path) == pytest.approx(0.716)
-    assert deck_teach.deck_aspect(tmp_path, leave_out="c0") is None  # a redo: not by itself
-    assert cv2.imread(str(tmp_path / "c1.png")).shape == (400, 276, 3)  # an ordinary PNG
-    assert load_deck(tmp_path).ids == ("c0", "c1", "c2")
-    for k in range(3):  # faces taught before count by their pixel size
-        cv2.imwrite(str(tmp_path / f"old{k}.png"), face)
-    assert deck_teach.deck_aspect(tmp_path, leave_out="c0") == pytest.approx(276 / 400)
-
-
-def test_a_run_refuses_a_card_of_another_shape_once_the_decks_shape_is_set(tmp_path):
-    run = TeachRun.start("sorry-21", tmp_path)
-    for k, art in enumerate(list(ART.values())[:3]):
-        run.capture(rendered_card(art, (70, 120), seed=40 + k))  # tarot cards
-    poker = rendered_card("hero-moon", (63, 88), seed=50)
-    with pytest.raises(NoCardInView, match="^This card looks wider than the cards taught"):
-        run.capture(poker)
-    assert run.current.id == "number-3", "a refused capture stays on the face"
-    run.capture(rendered_card("num-4", (70, 120), seed=43))
-    run.back()
-    run.back()  # a redo of a card is checked against the other cards only
-    run.capture(rendered_card("rune-star", (70, 120), seed=42))
-    assert run.current.id == "number-3"
-
-
 @pytest.mark.parametrize("art,angle", [("act-draw", -30), ("num-2", 100), ("rune-star", 5)])
 def test_a_capture_is_cut_on_the_cards_edge_not_its_shadow_or_printed_frame(art, angle):
     from tests.vision.test_cards_rim import pale_table, with_shadow
