@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.cards_rim import frame_and_quad
+
 OWN_BAND = 0.04  # how far a side's line may lie from the outline, fraction of its long side
 OWN_STEP = 0.5  # pixels between the offsets tried across a side, at least
 OWN_OFFSETS = 24  # offsets tried either side of the outline, at most
@@ -65,13 +67,7 @@ def own_edges(frame: np.ndarray, quad: np.ndarray) -> OwnEdges:
     -------
     OwnEdges
     """
-    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-        raise ValueError(f"frame must be an (H, W, 3) uint8 image, not {frame.shape} "
-                         f"{frame.dtype}")
-    q = np.asarray(quad, np.float32)
-    if q.shape != (4, 2):
-        raise ValueError(f"quad must be 4 corners (x, y), shape (4, 2), not {q.shape}")
-    sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+    q, sides = frame_and_quad(frame, quad)
     band = max(3.0, OWN_BAND * float(sides.max()))
     reach = BEYOND[1] * float(sides.max()) + 2 * band + 4
     h, w = frame.shape[:2]

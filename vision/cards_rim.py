@@ -34,6 +34,18 @@ RIM_MIN = 4.0  # weakest edge point taken, colour levels per pixel
 SHADOW_GAP, SHADOW_RATIO, SHADOW_HUE = 2.0, (0.45, 0.97), 0.08
 
 
+def frame_and_quad(frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Check a BGR uint8 ``frame`` and a (4, 2) ``quad``; the quad as float32 and its four
+    side lengths (side i runs from corner i to corner i + 1)."""
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError(f"frame must be an (H, W, 3) uint8 image, not {frame.shape} "
+                         f"{frame.dtype}")
+    q = np.asarray(quad, np.float32)
+    if q.shape != (4, 2):
+        raise ValueError(f"quad must be 4 corners (x, y), shape (4, 2), not {q.shape}")
+    return q, np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+
+
 def snap_to_rim(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """``quad`` (4, 2) float32 (x, y) with each side moved onto the card's outer edge.
 
@@ -48,13 +60,7 @@ def snap_to_rim(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     quad : ndarray of shape (4, 2), float32, corners in the same order; a side with no
         clear edge near it stays where it was.
     """
-    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-        raise ValueError(f"frame must be an (H, W, 3) uint8 image, not {frame.shape} "
-                         f"{frame.dtype}")
-    q = np.asarray(quad, np.float32)
-    if q.shape != (4, 2):
-        raise ValueError(f"quad must be 4 corners (x, y), shape (4, 2), not {q.shape}")
-    sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+    q, sides = frame_and_quad(frame, quad)
     band = max(3.0, RIM_BAND * float(sides.max()))
     h, w = frame.shape[:2]
     x0, y0 = np.maximum(np.floor(q.min(axis=0) - 2 * band - 4), 0).astype(int)
