@@ -37,6 +37,7 @@ from vision.dice_coins import is_coin, may_be_disc
 from vision.dice_grain import is_grain_blotch, stands_out
 from vision.dice_marks import find_marks
 from vision.dice_measure import blob_stats, outer_contours
+from vision.dice_other import is_soft_other, is_table_streak
 from vision.dice_piles import pile_dice
 from vision.dice_split import guess_side, split_blocks
 from vision.dice_thin import is_inside, is_on_band, thin_blobs
@@ -143,7 +144,8 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     raw = cv2.resize(raw, size, interpolation=cv2.INTER_NEAREST)
     step = _TABLE_STEP * shrink
     found = [f for f in _find_faces(mask, raw, work, table, params, side, boxes, lit)
-             if not pick.is_table_like(f, _table_at(table, f.centre, step),
+             if not is_table_streak(f, _table_at(table, f.centre, step))
+             and not pick.is_table_like(f, _table_at(table, f.centre, step),
                                        lambda f=f: is_table_colour(
                                            f.bgr, threshold=params.fg_threshold, model=model))]
     contours = outer_contours(mask)  # of the foreground blobs, traced once
@@ -160,7 +162,8 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
                           top_area=side * side, min_edge=params.min_edge, cloth=classes,
                           drop=lambda f: is_grain_blotch(f, work, side) or is_cloth_square(
                               f, grid, params, model, side, work, classes=classes) or (
-                              may_be_disc(f, side) and is_coin(work, f.centre, side)),
+                              may_be_disc(f, side) and is_coin(work, f.centre, side)) or (
+                              is_soft_other(f, work, side)),
                           soft_die=lambda f: stands_out(f.edge, work, f.centre, side))
     doubt = [pick.is_doubtful_top(t) for t in tops]  # doubtful tops yield to dice found
     doubtful = [t for t, d in zip(tops, doubt) if d]  # otherwise (below)
