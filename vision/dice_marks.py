@@ -81,8 +81,10 @@ def _spot(cnt: np.ndarray, sizes: tuple[float, float, float]
 
 
 def _ringed(cls_roi: np.ndarray, spots: list[tuple]) -> list[bool]:
-    """For each spot (centre (x, y), radius, area), whether the first three samples of 16
-    rays out of it are mostly light (``_body_side``'s first test, for all spots at once)."""
+    """For each spot (centre (x, y), radius, area), whether three samples of 16 rays out
+    of it, from two pixels past its radius, are mostly light (``_body_side``'s first
+    test, for all spots at once): a small mark's edge blends about a pixel wide into the
+    body (read grey), and a star's points reach past its equal-area radius."""
     if not spots:
         return []
     h, w = cls_roi.shape
@@ -94,7 +96,7 @@ def _ringed(cls_roi: np.ndarray, spots: list[tuple]) -> list[bool]:
     return (light >= 0.6 * xs[0].size).tolist()
 
 
-_STEPS3 = np.array([0.0, 1.0, 2.0])
+_STEPS3 = np.array([1.0, 2.0, 3.0])  # (from two pixels past the radius)
 
 
 def _mark_part(code: int, cnt: np.ndarray, mask: np.ndarray,
@@ -173,8 +175,9 @@ def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre:
     """Die edge length around a mark, or None when the light body is missing or unbounded."""
     h, w = cls_roi.shape
     steps = np.arange(radius + 1.0, radius * 5.0 + 2.0, 1.0)
-    # the first three samples of each ray first: most spots have no light body around
-    near = centre[None, None, :] + RAYS[:, None, :] * steps[None, :3, None]
+    # three samples of each ray first (past the mark's blended edge, as ``_ringed``):
+    # most spots have no light body around
+    near = centre[None, None, :] + RAYS[:, None, :] * steps[None, 1:4, None]
     xs, ys = _pixels(near, w, h)
     if np.count_nonzero(cls_roi[ys, xs] == faces_.LIGHT) < 0.6 * xs.size:
         return None  # not ringed by a light body

@@ -121,3 +121,22 @@ def test_spots_are_asked_all_at_once_whether_a_light_body_rings_them():
         if not ok:  # (a ringed spot may still run on: that is the later tests' answer)
             assert dice_marks._body_side(cls, value, grad, centre, radius) is None
     assert dice_marks._ringed(cls, []) == []
+
+
+def test_a_small_star_whose_edge_blends_grey_into_the_body_is_ringed_by_it():
+    # study renders 6201 0066, 6202 0067 (hard-shadow): a light die's small green star
+    # (equal-area radius 3-6 pixels), its edge blended a pixel wide into the body and read
+    # grey, its points reaching past that radius: the ring sampled from one pixel out
+    # met the blend (light 1-5 of 16), from two pixels out the body (10-14 of 16)
+    patch = np.full((80, 80, 3), (110, 112, 115), np.uint8)  # grey stone
+    top = cv2.boxPoints(((40.0, 40.0), (22.0, 22.0), 10.0))
+    cv2.fillConvexPoly(patch, np.round(top).astype(np.int32), (222, 225, 226))
+    cv2.polylines(patch, [np.round(top).astype(np.int32)], True, (80, 80, 80), 1)
+    turn = np.arange(10) * np.pi / 5 - np.pi / 2
+    reach = np.where(np.arange(10) % 2 == 0, 7.0, 3.5)
+    star = np.round(np.stack([40 + reach * np.cos(turn), 40 + reach * np.sin(turn)], 1))
+    cv2.fillPoly(patch, [star.astype(np.int32)], (60, 140, 40))
+    cv2.polylines(patch, [star.astype(np.int32)], True, (95, 115, 95), 1)  # the blend
+    marks = [m for m in _marks(patch) if m.cls == GREEN and np.hypot(
+        m.centre[0] - 40, m.centre[1] - 40) < 3]
+    assert len(marks) == 1 and marks[0].body > 0 and marks[0].ring >= 0.9
