@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from companion.errors import ActionError
 from companion.games import paper_toss, sorry_21
-from game_timing import cpu, replay  # same folder
+from bench_common import cpu, replay  # same folder
 
 TOSS = ["good-throw", "perfect", "bad-throw", "window", "sprinklers"]
 

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from companion.games import paper_tales, toss_your_cookies
-from game_timing import cpu, replay  # same folder
+from bench_common import cpu, replay  # same folder
 
 T0 = 1_700_000_000.0
 
