@@ -10,9 +10,8 @@ import logging
 import signal
 import sys
 import threading
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from companion.cli import config_overrides
 from companion.config import Config, ConfigError, load_config, resolve_data_dir
@@ -93,34 +92,9 @@ def serve(args: argparse.Namespace) -> int:
         indicators.outputs.close()
         journal.close()
         return 1
-    table = _Table(session, indicators, capture, recognizer, buttons)
-    try:
-        _run(server, table, lambda: _announce(server.port, config.host, pin, folder, spec))
-    finally:
-        journal.close()
-    return 0
 
-
-@dataclass(frozen=True)
-class _Table:
-    """What ``serve`` wired to the session: ``capture`` and ``recognizer`` are None
-    without a camera, ``buttons`` None without GPIO buttons."""
-
-    session: Session
-    indicators: Indicators
-    capture: Any
-    recognizer: Any
-    buttons: Any
-
-
-def _run(server: Any, table: _Table, announce: Callable[[], None]) -> None:
-    """Serve until Ctrl-C or SIGTERM beside the timer, button and camera threads; then stop
-    them and close the devices (the journal stays open: it is the caller's)."""
     stop = threading.Event()
-    session, capture, recognizer, buttons = (table.session, table.capture, table.recognizer,
-                                             table.buttons)
-    workers = [threading.Thread(target=_tick, args=(session, table.indicators, stop),
-                                name="timers")]
+    workers = [threading.Thread(target=_tick, args=(session, indicators, stop), name="timers")]
     if buttons is not None:
         workers.append(threading.Thread(target=_buttons_loop, name="buttons",
                                         args=(buttons, Controls(session, camera=recognizer),
@@ -131,6 +105,10 @@ def _run(server: Any, table: _Table, announce: Callable[[], None]) -> None:
     for worker in workers:
         worker.start()
 
+    def _shutdown() -> None:
+        stop.set()
+        server.close()
+
     def _on_sigterm(*_: Any) -> None:
         # The handler runs on the main thread, inside the server loop's select(): closing
         # the sockets there breaks the loop, so another thread closes through its trigger.
@@ -139,14 +117,13 @@ def _run(server: Any, table: _Table, announce: Callable[[], None]) -> None:
 
     signal.signal(signal.SIGTERM, _on_sigterm)
     # Announce only once SIGTERM is handled: a supervisor may stop us right after it.
-    announce()
+    _announce(server.port, config.host, pin, folder, spec)
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
-        stop.set()
-        server.close()
+        _shutdown()
         if capture is not None:
             recognizer.stop()
             capture.stop()
@@ -154,8 +131,10 @@ def _run(server: Any, table: _Table, announce: Callable[[], None]) -> None:
             worker.join(timeout=2)
         if buttons is not None:
             buttons.close()
-        table.indicators.close()
-        table.indicators.outputs.close()
+        indicators.close()
+        indicators.outputs.close()
+        journal.close()
+    return 0
 
 
 def _start_demo_game(session: Session) -> None:
