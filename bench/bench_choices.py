@@ -19,55 +19,28 @@ Prints JSON per screen and names: render median, fitAllChoices median and p90.
 
 from __future__ import annotations
 
-import argparse
-import http.client
-import json
-import os
+from bench_web import PIN  # same folder: shared set-up
+from page_timing import NAMES, PHONE, fit_timer, run  # same folder: shared set-up
 
-from bench_web import PIN, child_server, post  # same folder: shared set-up
+SCREENS = {"phone": PHONE, "laptop": {"viewport": {"width": 1366, "height": 800}}}
 
-CHROMIUM = "/usr/bin/chromium"
-SCREENS = {"phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True,
-                     "has_touch": True},
-           "laptop": {"viewport": {"width": 1366, "height": 800}}}
-NAMES = {"short": ["Ann", "Ben", "Cleo"],
-         "long": ["Bartholomew-Maximilian Longname", "Wolfeschlegelsteinhausenbergerdorff", "Ann"]}
+TIME = fit_timer('Host.render(Live.last); document.body.offsetHeight;\n'
+                 '    document.querySelector("#controls .touch-more").open = true;',
+                 'fitAllChoices(document); document.body.offsetHeight;')
 
-TIME = """(n) => { const render = [], fit = [];
-  for (let i = 0; i < n; i++) {
-    const a = performance.now(); Host.render(Live.last); document.body.offsetHeight;
-    document.querySelector("#controls .touch-more").open = true;
-    const b = performance.now(); fitAllChoices(document); document.body.offsetHeight;
-    render.push(b - a); fit.push(performance.now() - b);
-  }
-  const q = (v, p) => v.sort((x, y) => x - y)[Math.floor(p * (v.length - 1))];
-  return {render_median_ms: q(render, .5), fit_median_ms: q(fit, .5), fit_p90_ms: q(fit, .9)}; }"""
+
+def _open_host(page, port: int) -> None:
+    page.goto(f"http://127.0.0.1:{port}/login")
+    page.fill("#pin", PIN)
+    page.click("text=Unlock")
+    page.wait_for_selector("#controls .touch-more")
+    page.click("#correct-card summary")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=200)
-    args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
-    results = {}
-    with child_server() as (port, _child), sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        for screen, context in SCREENS.items():
-            for kind, players in NAMES.items():
-                post(conn, "/api/games", json.dumps({"game": "paper-toss",
-                                                     "players": players}).encode())
-                page = browser.new_context(**context).new_page()
-                page.goto(f"http://127.0.0.1:{port}/login")
-                page.fill("#pin", PIN)
-                page.click("text=Unlock")
-                page.wait_for_selector("#controls .touch-more")
-                page.click("#correct-card summary")
-                results[f"{screen} {kind}"] = page.evaluate(TIME, args.rounds)
-                page.context.close()
-        browser.close()
-    print(json.dumps({"load_average": os.getloadavg(), **results}, indent=1))
+    cases = [(f"{screen} {kind}", context, "paper-toss", players)
+             for screen, context in SCREENS.items() for kind, players in NAMES.items()]
+    run(__doc__.splitlines()[0], cases, _open_host, TIME)
 
 
 if __name__ == "__main__":

@@ -25,11 +25,10 @@ import http.client
 import json
 import os
 import statistics
-import threading
 import time
 from typing import Any
 
-from bench_web import Client, child_server, percentile  # same folder: shared set-up
+from bench_web import child_server, connect_phones, percentile  # same folder: shared set-up
 
 PIN = "13579"
 CHROMIUM = "/usr/bin/chromium"
@@ -74,11 +73,7 @@ def wait_value(page: Any, script: str, arg: Any, timeout: float = 10.0) -> Any:
 def measure(port: int, rounds: int, clients: int) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
-    ready = threading.Barrier(clients + 1)
-    phones = [Client(port, ready) for _ in range(clients)]
-    for phone in phones:
-        phone.start()
-    ready.wait(timeout=30)
+    phones = connect_phones(port, clients)
     latencies = []
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM,

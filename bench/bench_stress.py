@@ -15,6 +15,7 @@ Each prints one summary line per proof and exits 1 when a target is missed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import sys
 import tempfile
@@ -31,12 +32,12 @@ from tests.stress.harness import ServeProcess  # noqa: E402
 def power(args: argparse.Namespace, folder: Path) -> bool:
     from tests.stress.power import PowerCuts
 
-    cuts = PowerCuts(folder / "data", folder / "model", seed=args.seed)
-    started = time.perf_counter()
-    for _ in range(args.cycles):
-        cuts.cycle()
-    with ServeProcess(folder / "data") as server:  # the last kill is checked too
-        cuts._reconcile(server.client().call("GET", "/api/state")[1])
+    with contextlib.closing(PowerCuts(folder / "data", folder / "model", seed=args.seed)) as cuts:
+        started = time.perf_counter()
+        for _ in range(args.cycles):
+            cuts.cycle()
+        with ServeProcess(folder / "data") as server:  # the last kill is checked too
+            cuts._reconcile(server.client().call("GET", "/api/state")[1])
     r = cuts.report
     restart = sorted(r.restart_seconds)
     print(f"power: {r.cycles} SIGKILL/restart cycles in {time.perf_counter() - started:.0f} s; "

@@ -41,7 +41,6 @@ import os
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -49,7 +48,7 @@ from typing import Any, Iterator
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench_web import Client, percentile  # noqa: E402  (same folder)
+from bench_web import Client, connect_phones, percentile  # noqa: E402  (same folder)
 from tests.stress.harness import ServeProcess  # noqa: E402
 
 PIN = "97531"
@@ -219,12 +218,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     with companion_server() as port:
-        ready = threading.Barrier(args.clients + 1)
-        phones = [Client(port, ready, clock=lambda: time.time() * 1000)
-                  for _ in range(args.clients)]
-        for phone in phones:
-            phone.start()
-        ready.wait(timeout=30)
+        phones = connect_phones(port, args.clients, clock=lambda: time.time() * 1000)
         with sync_playwright() as playwright:
             chromium = playwright.chromium.launch(executable_path=CHROMIUM,
                                                   args=["--no-sandbox", "--disable-gpu"])

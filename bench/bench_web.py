@@ -146,6 +146,17 @@ class Client(threading.Thread):
             return self.seen[version]
 
 
+def connect_phones(port: int, count: int,
+                   clock: Callable[[], float] = time.perf_counter) -> list[Client]:
+    """``count`` phones (:class:`Client`) holding the event stream, once all are connected."""
+    ready = threading.Barrier(count + 1)
+    phones = [Client(port, ready, clock) for _ in range(count)]
+    for phone in phones:
+        phone.start()
+    ready.wait(timeout=30)
+    return phones
+
+
 def browser_latency(port: int, rounds: int) -> dict:
     """Time from sending the POST to a phone-sized Chromium page showing the new version.
 
@@ -179,11 +190,7 @@ def browser_latency(port: int, rounds: int) -> dict:
 
 
 def fan_out(port: int, clients: int, rounds: int, pid: int, with_browser: bool) -> dict:
-    ready = threading.Barrier(clients + 1)
-    phones = [Client(port, ready) for _ in range(clients)]
-    for phone in phones:
-        phone.start()
-    ready.wait(timeout=30)
+    phones = connect_phones(port, clients)
     rss_streams = rss_mb(pid)
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     after_ack, after_send = [], []

@@ -71,7 +71,8 @@ class GameRecord:
 class Journal:
     """The SQLite journal in ``data_dir / "companion.db"`` (WAL, ``synchronous=FULL``).
 
-    Not thread-safe by itself: the session serialises calls under its lock.
+    Not thread-safe by itself: the session serialises calls under its lock. Whoever opens
+    a journal closes it: ``with Journal(data_dir) as journal: ...`` does.
     """
 
     FILENAME = "companion.db"
@@ -120,8 +121,14 @@ class Journal:
         return target
 
     def close(self) -> None:
-        """Close the database file."""
+        """Close the database file (again is harmless)."""
         self._db.close()
+
+    def __enter__(self) -> "Journal":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     # -- reading ---------------------------------------------------------------------
 

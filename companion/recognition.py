@@ -148,7 +148,9 @@ class Recognizer:
         self._small = (frame, small)
         if previous is None or previous.shape != frame.shape:
             return 255.0, 255.0
-        return small_motion(last_small if last is previous else small_grey(previous), small)
+        if last is previous and last_small is not None:
+            return small_motion(last_small, small)
+        return small_motion(small_grey(previous), small)
 
     def _read_dice(self, frame: np.ndarray) -> DiceReading:
         """The dice in `frame`, read once per frame (a repeated frame reuses its reading)."""

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from types import ModuleType
 from typing import Any, Callable
 
 from companion.errors import ActionError
 from companion.games import paper_toss, sorry_21
+from bench_common import cpu, replay  # same folder
 
 TOSS = ["good-throw", "perfect", "bad-throw", "window", "sprinklers"]
 
@@ -63,25 +63,6 @@ def journal_of(game: ModuleType, players: list[str], options: dict[str, Any],
         if state.over and len(journal) > len(best):
             best = journal
     return best
-
-
-def replay(game: ModuleType, players: list[str], options: dict[str, Any],
-           journal: list[dict[str, Any]]) -> Any:
-    """Fold the journal from ``new_game``, as undo does."""
-    state = game.new_game(players, options)
-    for data in journal:
-        action = game.parse_action(data)
-        game.check(state, action)
-        state, _ = game.apply(state, action)
-    return state
-
-
-def cpu(fn: Callable[[], Any], repeat: int) -> float:
-    """CPU seconds per call of ``fn``."""
-    start = time.process_time()
-    for _ in range(repeat):
-        fn()
-    return (time.process_time() - start) / repeat
 
 
 def main() -> None:

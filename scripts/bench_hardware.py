@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import cv2
@@ -17,19 +16,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
+from bench_common import cpu_ms  # noqa: E402  (same folder)
 from hardware.buttons import Buttons  # noqa: E402
 from hardware.capture import CaptureThread  # noqa: E402
 from hardware.picam import yuv420_to_bgr  # noqa: E402
 from hardware.replay import ReplayCamera  # noqa: E402
-
-
-def cpu_ms(fn, n: int) -> float:
-    """Mean CPU milliseconds per call of `fn` over `n` calls (after one warm-up call)."""
-    fn()
-    start = time.process_time()
-    for _ in range(n):
-        fn()
-    return (time.process_time() - start) * 1000 / n
 
 
 def main() -> None:

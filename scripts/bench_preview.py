@@ -6,25 +6,16 @@ Run from the repository root:  .venv/bin/python scripts/bench_preview.py
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_common import cpu_ms  # noqa: E402  (same folder)
 from tests.vision.dice_support import scene  # noqa: E402
 from vision.dice import read_dice  # noqa: E402
 from vision.overlay import encode_jpeg, preview_image  # noqa: E402
-
-
-def cpu_ms(fn, n: int) -> float:
-    """Mean CPU milliseconds per call of `fn` over `n` calls (after one warm-up call)."""
-    fn()
-    start = time.process_time()
-    for _ in range(n):
-        fn()
-    return 1000 * (time.process_time() - start) / n
 
 
 def main() -> None:

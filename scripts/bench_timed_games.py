@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import json
 import random
-import time
-from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from companion.games import paper_tales, toss_your_cookies
+from bench_common import cpu, replay  # same folder
 
 T0 = 1_700_000_000.0
 
@@ -58,29 +57,13 @@ def cookies_journal() -> list[dict[str, Any]]:
     return journal
 
 
-def replay(game: ModuleType, players: list[str], journal: list[dict[str, Any]]) -> Any:
-    state = game.new_game(players, {})
-    for data in journal:
-        action = game.parse_action(data)
-        game.check(state, action)
-        state, _ = game.apply(state, action)
-    return state
-
-
-def cpu(fn: Callable[[], Any], repeat: int) -> float:
-    start = time.process_time()
-    for _ in range(repeat):
-        fn()
-    return (time.process_time() - start) / repeat
-
-
 def main() -> None:
     cases = [(paper_tales, [f"P{i}" for i in range(5)], paper_tales_journal()),
              (toss_your_cookies, [f"P{i}" for i in range(8)], cookies_journal())]
     for game, players, journal in cases:
-        final = replay(game, players, journal)
+        final = replay(game, players, {}, journal)
         assert final.over, game.ID
-        whole = cpu(lambda: replay(game, players, journal), 50)
+        whole = cpu(lambda: replay(game, players, {}, journal), 50)
         view = cpu(lambda: json.dumps(game.public_state(final)), 500)
         print(f"{game.ID}: {len(journal)} actions; replay {whole * 1e3:.2f} ms "
               f"({whole / len(journal) * 1e6:.0f} us/action incl. check); "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 from pathlib import Path
@@ -38,6 +39,19 @@ def _collect_garbage_after_each_module() -> Iterator[None]:
 def clock() -> FakeClock:
     """A wall clock the test advances by hand."""
     return FakeClock()
+
+
+@pytest.fixture
+def open_journal() -> Iterator[Any]:
+    """``open_journal(data_dir)``: a ``companion.journal.Journal`` closed when the test ends.
+
+    For a test that opens a journal of its own (a session, a restart on the same folder):
+    its SQLite connection is closed even when the test fails, where Python 3.13 would warn.
+    """
+    from companion.journal import Journal
+
+    with contextlib.ExitStack() as opened:
+        yield lambda data_dir: opened.enter_context(Journal(data_dir))
 
 
 @pytest.fixture

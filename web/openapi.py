@@ -211,13 +211,16 @@ def _json(schema: str, examples: Mapping[str, Any] | None = None) -> dict[str, A
     return {"application/json": body}
 
 
+def _error(text: str) -> dict[str, Any]:
+    """A response described by ``text`` whose body is the ``Error`` schema."""
+    return {"description": text, "content": _json("Error")}
+
+
 def _responses() -> dict[str, Any]:
-    def error(text: str) -> dict[str, Any]:
-        return {"description": text, "content": _json("Error")}
-    return {"BadRequest": error("Malformed, or against the rules; nothing changed."),
-            "Unauthorized": error("No PIN or a wrong PIN; nothing changed."),
-            "NotNow": error("Valid, but not at this moment; nothing changed."),
-            "Unavailable": error("The companion could not save; nothing changed.")}
+    return {"BadRequest": _error("Malformed, or against the rules; nothing changed."),
+            "Unauthorized": _error("No PIN or a wrong PIN; nothing changed."),
+            "NotNow": _error("Valid, but not at this moment; nothing changed."),
+            "Unavailable": _error("The companion could not save; nothing changed.")}
 
 
 def _paths(game_examples: dict[str, Any], action_examples: dict[str, Any],
@@ -287,11 +290,8 @@ def _history_paths() -> dict[str, Any]:
 
 def _preview_paths(host: list[dict[str, list[str]]]) -> dict[str, Any]:
     """The host's live camera preview (web/preview.py): one JPEG, or an MJPEG stream."""
-    def error(text: str) -> dict[str, Any]:
-        return {"description": text, "content": _json("Error")}
-
     refusals = {"401": {"$ref": "#/components/responses/Unauthorized"},
-                "404": error("The companion runs without a camera.")}
+                "404": _error("The companion runs without a camera.")}
     picture = ("The latest camera frame, shrunk to 480 pixels wide, with the latest reading "
                "drawn on it: dice outlined in the colour read, cards outlined and named.")
     return {
@@ -302,7 +302,7 @@ def _preview_paths(host: list[dict[str, list[str]]]) -> dict[str, Any]:
                         "content": {"image/jpeg": {"schema": {"type": "string",
                                                               "format": "binary"}}}},
                 **refusals,
-                "409": error("The camera has not delivered a picture yet.")}}},
+                "409": _error("The camera has not delivered a picture yet.")}}},
         "/api/camera/preview.mjpeg": {"get": {
             "summary": "Live preview stream (host only).",
             "description": picture + " A JPEG part for every new picture, at most 5 a "
@@ -325,9 +325,6 @@ def _deck_paths(host: list[dict[str, list[str]]]) -> dict[str, Any]:
     """Teaching a game's deck from the host page (web/decks.py); host only."""
     from companion.deck_teach import card_faces, card_games
 
-    def error(text: str) -> dict[str, Any]:
-        return {"description": text, "content": _json("Error")}
-
     ids = [game for game, _ in card_games()]
     game = {"name": "game", "in": "path", "required": True,
             "description": "A game that reads cards.", "schema": {"type": "string", "enum": ids}}
@@ -336,6 +333,51 @@ def _deck_paths(host: list[dict[str, list[str]]]) -> dict[str, Any]:
             "description": "One of the game's card ids (its module's CARDS); another "
                            "game's card, or anything else, is 404.",
             "schema": {"type": "string", "enum": cards}}
+    face, deck = _face_and_deck_schemas()
+    refusals = {"401": {"$ref": "#/components/responses/Unauthorized"},
+                "404": _error("No such game with cards, or no such card in it.")}
+    capture = ("Learn the card from the camera's latest picture: exactly one card must lie "
+               "in view. The card is found, rectified upright (400 pixels high) and saved as "
+               "<card>.png in the game's deck folder, replacing an earlier face of it.")
+    return {
+        "/api/decks": {"get": {
+            "summary": "Each game that reads cards, and how many faces are taught (host only).",
+            "security": host, "responses": {
+                "200": _answer("The card games.", {"type": "object", "properties": {
+                    "games": {"type": "array", "items": {"type": "object"}}}}),
+                "401": refusals["401"]}}},
+        "/api/decks/{game}": {"get": {
+            "summary": "A game's card faces, each taught or not (host only).",
+            "security": host, "parameters": [game],
+            "responses": {"200": _answer("The deck.", deck), **refusals}}},
+        "/api/decks/{game}/{card}/capture": {"post": {
+            "summary": "Teach one card from the camera (host only).", "description": capture,
+            "security": host, "parameters": [game, card], "responses": {
+                "201": _answer("The face saved, and the deck.", {"type": "object", "properties": {
+                    "card": face, "deck": deck}}),
+                **refusals,
+                "409": _error("No camera or no picture yet, no card in view, or more than "
+                              "one card in view (one sentence says which)."),
+                "503": _error("The deck folder could not be written.")}}},
+        "/api/decks/{game}/{card}/face.png": {"get": {
+            "summary": "The card's saved face (host only).", "security": host,
+            "parameters": [game, card], "responses": {
+                "200": {"description": "A PNG.", "content": {"image/png": {
+                    "schema": {"type": "string", "format": "binary"}}}},
+                **refusals}}},
+        "/api/decks/{game}/{card}": {"get": {
+            "summary": "One card face: taught or not, and its picture (host only).",
+            "security": host, "parameters": [game, card],
+            "responses": {"200": _answer("The face.", face), **refusals}}, "delete": {
+            "summary": "Forget the card's face (host only).", "security": host,
+            "parameters": [game, card], "responses": {
+                "200": _answer("The deck.", deck), **refusals,
+                "503": _error("The deck folder could not be written.")}}},
+    }
+
+
+def _face_and_deck_schemas() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The JSON schemas of one taught face and of a game's deck (web/decks.py)."""
     face = {"type": "object", "required": ["id", "name", "taught", "photos", "image"],
             "properties": {"id": {"type": "string"}, "name": {"type": "string"},
                            "taught": {"type": "boolean"},
@@ -347,47 +389,9 @@ def _deck_paths(host: list[dict[str, list[str]]]) -> dict[str, Any]:
                            "total": {"type": "integer"}, "taught": {"type": "integer"},
                            "faces": {"type": "array", "items": face},
                            "camera": {"type": "boolean"}}}
+    return face, deck
 
-    def answer(text: str, schema: dict[str, Any]) -> dict[str, Any]:
-        return {"description": text, "content": {"application/json": {"schema": schema}}}
 
-    refusals = {"401": {"$ref": "#/components/responses/Unauthorized"},
-                "404": error("No such game with cards, or no such card in it.")}
-    capture = ("Learn the card from the camera's latest picture: exactly one card must lie "
-               "in view. The card is found, rectified upright (400 pixels high) and saved as "
-               "<card>.png in the game's deck folder, replacing an earlier face of it.")
-    return {
-        "/api/decks": {"get": {
-            "summary": "Each game that reads cards, and how many faces are taught (host only).",
-            "security": host, "responses": {
-                "200": answer("The card games.", {"type": "object", "properties": {
-                    "games": {"type": "array", "items": {"type": "object"}}}}),
-                "401": refusals["401"]}}},
-        "/api/decks/{game}": {"get": {
-            "summary": "A game's card faces, each taught or not (host only).",
-            "security": host, "parameters": [game],
-            "responses": {"200": answer("The deck.", deck), **refusals}}},
-        "/api/decks/{game}/{card}/capture": {"post": {
-            "summary": "Teach one card from the camera (host only).", "description": capture,
-            "security": host, "parameters": [game, card], "responses": {
-                "201": answer("The face saved, and the deck.", {"type": "object", "properties": {
-                    "card": face, "deck": deck}}),
-                **refusals,
-                "409": error("No camera or no picture yet, no card in view, or more than "
-                             "one card in view (one sentence says which)."),
-                "503": error("The deck folder could not be written.")}}},
-        "/api/decks/{game}/{card}/face.png": {"get": {
-            "summary": "The card's saved face (host only).", "security": host,
-            "parameters": [game, card], "responses": {
-                "200": {"description": "A PNG.", "content": {"image/png": {
-                    "schema": {"type": "string", "format": "binary"}}}},
-                **refusals}}},
-        "/api/decks/{game}/{card}": {"get": {
-            "summary": "One card face: taught or not, and its picture (host only).",
-            "security": host, "parameters": [game, card],
-            "responses": {"200": answer("The face.", face), **refusals}}, "delete": {
-            "summary": "Forget the card's face (host only).", "security": host,
-            "parameters": [game, card], "responses": {
-                "200": answer("The deck.", deck), **refusals,
-                "503": error("The deck folder could not be written.")}}},
-    }
+def _answer(text: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """A 2xx response described by ``text`` whose JSON body follows ``schema``."""
+    return {"description": text, "content": {"application/json": {"schema": schema}}}

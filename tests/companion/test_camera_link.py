@@ -100,8 +100,8 @@ def test_offers_wake_the_streams_without_a_new_version(table):
     assert new_seq > seq and state["version"] == version
 
 
-def test_no_offer_outside_toss_up(tmp_path, clock):
-    session = Session(Journal(tmp_path), clock=clock)
+def test_no_offer_outside_toss_up(tmp_path, clock, open_journal):
+    session = Session(open_journal(tmp_path), clock=clock)
     session.start("sorry-21", ["Ann", "Bob"])
     DiceLink(session).on_reading(DiceReading(green=3, yellow=4, red=3))
     assert session.state()["dice"]["offer"] is None

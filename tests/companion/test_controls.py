@@ -77,16 +77,15 @@ def test_an_unmapped_button_does_nothing(table):
 
 
 @pytest.mark.parametrize("game", ["sorry-21", "paper-toss"])
-def test_next_confirms_the_cards_the_camera_offers(game, tmp_path, clock):
+def test_next_confirms_the_cards_the_camera_offers(game, tmp_path, clock, open_journal):
     # the card games' camera offers plays too: the README's next button confirms them
-    session = Session(Journal(tmp_path), clock=clock)
+    session = Session(open_journal(tmp_path), clock=clock)
     session.start(game, ["Ann", "Bob", "Cy"])
     assert Controls(session).meaning("next") == "confirm"
-    session.journal.close()
 
 
-def test_next_plays_the_sorry_card_the_camera_read(tmp_path, clock):
-    session = Session(Journal(tmp_path), clock=clock)
+def test_next_plays_the_sorry_card_the_camera_read(tmp_path, clock, open_journal):
+    session = Session(open_journal(tmp_path), clock=clock)
     session.start("sorry-21", ["Ann", "Bob"])
     link = CardLink(session)
 
@@ -97,4 +96,3 @@ def test_next_plays_the_sorry_card_the_camera_read(tmp_path, clock):
     assert session.state()["cards"]["offer"] == {"type": "play", "card": "number-5"}
     assert Controls(session, camera=Camera()).handle("next") == "next: done"
     assert session.state()["total"] == 5
-    session.journal.close()

@@ -354,13 +354,12 @@ def test_a_fully_taught_game_says_so(tmp_path, capsys):
 
 # -- the running companion picks up a deck taught while it runs ----------------------------
 
-def test_the_recognizer_picks_up_a_deck_taught_while_it_runs(tmp_path, clock):
+def test_the_recognizer_picks_up_a_deck_taught_while_it_runs(tmp_path, clock, open_journal):
     from companion.camera_link import CardLink, DiceLink
-    from companion.journal import Journal
     from companion.recognition import Recognizer
     from companion.session import Session
 
-    session = Session(Journal(tmp_path / "data"), clock=clock)
+    session = Session(open_journal(tmp_path / "data"), clock=clock)
     session.start("sorry-21", ["Ann", "Bob"])
     frame = one_card("hero-fox", seed=30, angle=-20)
     decks = tmp_path / "data" / "decks"
@@ -376,7 +375,6 @@ def test_the_recognizer_picks_up_a_deck_taught_while_it_runs(tmp_path, clock):
         clock.advance(0.1)
     assert recognizer.snapshot()[1].ids == ("number-7",)
     assert session.state()["cards"]["offer"] == {"type": "play", "card": "number-7"}
-    session.journal.close()
 
 
 def test_a_deck_taught_either_way_up_names_no_wrong_card(tmp_path):

@@ -144,8 +144,9 @@ def test_close_puts_everything_out(table: Any) -> None:
     assert not any(lit(factory, name) for name in DEFAULT_LEDS)
 
 
-def test_without_gpio_the_listener_still_runs(tmp_path: Path, clock: FakeClock) -> None:
-    session = Session(Journal(tmp_path), clock=clock)
+def test_without_gpio_the_listener_still_runs(tmp_path: Path, clock: FakeClock,
+                                              open_journal: Any) -> None:
+    session = Session(open_journal(tmp_path), clock=clock)
     indicators = Indicators(NullOutputs(), clock=clock)
     session.add_listener(indicators.on_change)
     state = session.start("toss-your-cookies", ["Ann", "Ben", "Cleo"])
@@ -154,4 +155,3 @@ def test_without_gpio_the_listener_still_runs(tmp_path: Path, clock: FakeClock) 
     clock.advance(10)
     indicators.tick()
     assert indicators.next_due() is None
-    session.journal.close()

@@ -11,7 +11,6 @@ import pytest
 import cv2
 
 from companion.camera_link import DiceLink
-from companion.journal import Journal
 from companion.recognition import Recognizer
 from companion.session import Session
 from vision.imageio import read_image
@@ -66,8 +65,8 @@ def test_a_new_roll_gives_a_new_decision_after_motion(session, clock):
     assert after["dice"]["seen"] in (None, recognizer.snapshot()[1].to_dict())
 
 
-def test_nothing_is_read_outside_a_dice_game(tmp_path, clock):
-    session = Session(Journal(tmp_path), clock=clock)
+def test_nothing_is_read_outside_a_dice_game(tmp_path, clock, open_journal):
+    session = Session(open_journal(tmp_path), clock=clock)
     session.start("sorry-21", ["Ann", "Bob"])
     table = Table()
     table.frame = labelled_frames()[0][0]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
@@ -74,16 +75,16 @@ def test_undo_walks_back_to_the_start(session):
         session.undo()
 
 
-def test_restart_resumes_exactly(tmp_path):
+def test_restart_resumes_exactly(tmp_path, open_journal):
     clock = FakeClock()
-    first = Session(Journal(tmp_path), clock=clock)
+    first = Session(open_journal(tmp_path), clock=clock)
     first.start("toss-up", ["Ann", "Bob", "Cy"])
     for data in (roll(3, 4, 3), {"type": "bank"}, roll(5, 4, 1), roll(1, 4, 0)):
         first.act(data)
     first.undo()
     live = first.state()
     first.journal.close()
-    again = Session(Journal(tmp_path), clock=clock)
+    again = Session(open_journal(tmp_path), clock=clock)
     assert durable(again.state()) == durable(live)
     assert again.state()["version"] == live["version"] == 6
 
@@ -108,23 +109,23 @@ def test_undo_of_the_winning_action_reopens_the_game(session):
     assert not session.state()["over"]
 
 
-def test_actions_are_stamped_by_the_clock_not_the_client(tmp_path):
+def test_actions_are_stamped_by_the_clock_not_the_client(tmp_path, open_journal):
     clock = FakeClock(start=1000.0)
-    s = Session(Journal(tmp_path), clock=clock)
+    s = Session(open_journal(tmp_path), clock=clock)
     s.start("toss-up", ["Ann", "Bob"])
     clock.advance(5)
     state = s.act({**roll(3, 4, 3), "at": 1})
     assert state["recent"][-1]["at"] == 1005.0
 
 
-def test_recent_actions_name_whose_turn_it_was_and_survive_a_restart(tmp_path):
-    s = Session(Journal(tmp_path), clock=FakeClock(start=1000.0))
+def test_recent_actions_name_whose_turn_it_was_and_survive_a_restart(tmp_path, open_journal):
+    s = Session(open_journal(tmp_path), clock=FakeClock(start=1000.0))
     s.start("toss-up", ["Ann", "Bob"])
     for data in (roll(3, 4, 3), {"type": "bank"}, roll(2, 5, 3)):
         s.act(data)
     turns = [(a["type"], a["turn"]) for a in s.state()["recent"]]
     assert turns == [("roll", 0), ("bank", 0), ("roll", 1)]
-    again = Session(Journal(tmp_path), clock=FakeClock(start=2000.0))
+    again = Session(open_journal(tmp_path), clock=FakeClock(start=2000.0))
     assert again.state()["recent"] == s.state()["recent"]
     assert [(a["type"], a["turn"]) for a in again.undo()["recent"]] == turns[:2]
 
@@ -137,8 +138,8 @@ def test_wait_returns_the_next_version_or_none(session):
     assert session.wait(v, timeout=0.01)["version"] == v + 1
 
 
-def test_a_full_disk_refuses_the_action_and_keeps_the_state(tmp_path):
-    s = Session(Journal(tmp_path))
+def test_a_full_disk_refuses_the_action_and_keeps_the_state(tmp_path, open_journal):
+    s = Session(open_journal(tmp_path))
     s.start("toss-up", ["Ann", "Bob"])
     before = s.state()
     db = s.journal._db
@@ -150,12 +151,12 @@ def test_a_full_disk_refuses_the_action_and_keeps_the_state(tmp_path):
             before = s.state()
     assert s.state() == before
     db.execute("PRAGMA max_page_count = 1000000")
-    assert durable(Session(Journal(tmp_path)).state()) == durable(before)
+    assert durable(Session(open_journal(tmp_path)).state()) == durable(before)
 
 
-def test_a_damaged_database_is_moved_aside(tmp_path):
+def test_a_damaged_database_is_moved_aside(tmp_path, open_journal):
     (tmp_path / "companion.db").write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
-    journal = Journal(tmp_path)
+    journal = open_journal(tmp_path)
     assert journal.moved_aside is not None and journal.moved_aside.exists()
     assert Session(journal).state()["version"] == 0
 
@@ -168,9 +169,9 @@ faces = st.lists(st.sampled_from("gggyyr"), min_size=10, max_size=10)
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.booleans(), faces, st.booleans()), min_size=1, max_size=25))
-def test_replay_equals_live_and_undo_restores(tmp_path_factory, steps):
+def test_replay_equals_live_and_undo_restores(tmp_path_factory, open_journal, steps):
     path = tmp_path_factory.mktemp("journal")
-    s = Session(Journal(path), clock=FakeClock())
+    s = Session(open_journal(path), clock=FakeClock())
     s.start("toss-up", ["Ann", "Bob", "Cy"], {"target": 15})
     for bank, dice, undo in steps:
         before = durable(s.state())
@@ -191,7 +192,7 @@ def test_replay_equals_live_and_undo_restores(tmp_path_factory, steps):
     live = s.state()
     assert all(p["score"] >= 0 for p in live["players"])
     s.journal.close()
-    assert durable(Session(Journal(path)).state()) == durable(live)
+    assert durable(Session(open_journal(path)).state()) == durable(live)
 
 
 # -- a real kill -------------------------------------------------------------------
@@ -208,7 +209,7 @@ WRITER = textwrap.dedent("""
 """)
 
 
-def test_kill_9_loses_no_acknowledged_action(tmp_path):
+def test_kill_9_loses_no_acknowledged_action(tmp_path, open_journal):
     proc = subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path)],
                             stdout=subprocess.PIPE, text=True, cwd=os.getcwd())
     for first in proc.stdout:
@@ -220,9 +221,9 @@ def test_kill_9_loses_no_acknowledged_action(tmp_path):
     # so the last whole line still in the pipe is the last acknowledged version.
     acknowledged = max(int(line) for line in [first, *proc.stdout] if line.endswith("\n"))
     proc.stdout.close()
-    state = Session(Journal(tmp_path)).state()
+    state = Session(open_journal(tmp_path)).state()
     # every printed (acknowledged) version is on disk; at most the one in flight beyond it
     assert acknowledged <= state["version"] <= acknowledged + 1
     assert state["turn"]["rolls"] == state["version"] - 1
-    with sqlite3.connect(tmp_path / "companion.db") as db:
+    with contextlib.closing(sqlite3.connect(tmp_path / "companion.db")) as db:
         assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok"

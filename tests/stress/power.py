@@ -46,6 +46,10 @@ class PowerCuts:
         self.pending: tuple[str, Any] | None = None
         self.report = PowerCutReport()
 
+    def close(self) -> None:
+        """Close the model's journal (``contextlib.closing`` calls this)."""
+        self.model.journal.close()
+
     def cycle(self) -> None:
         """Start the server, check what survived, play a burst, kill it at a random moment."""
         server = ServeProcess(self.data_dir)

@@ -21,11 +21,13 @@ XSS = '<img src=x onerror=alert(1)>'
 
 @pytest.fixture
 def app(tmp_path):
+    """An app on a fresh data folder with a fake throttle clock; its journal closed after."""
     app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "PIN": PIN,
                       "SSE_MAX_SECONDS": 0.2, "SSE_POLL": 0.05, "PIN_MAX_FAILURES": 3,
                       "PIN_DELAY_BASE": 1.0, "PIN_DELAY_MAX": 30.0, "PIN_FAILURE_WINDOW": 60.0})
     get_companion(app).clock = FakeClock()
-    return app
+    yield app
+    get_companion(app).session.journal.close()
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@ journal; no GPIO library at all. The scoreboard keeps serving in every case."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import socket
@@ -191,8 +192,8 @@ def _fill(journal: Journal) -> None:
     journal._db.execute(f"PRAGMA max_page_count = {pages}")
 
 
-def test_full_disk_refuses_with_a_sentence_and_writes_nothing_half(tmp_path):
-    journal = Journal(tmp_path)
+def test_full_disk_refuses_with_a_sentence_and_writes_nothing_half(tmp_path, open_journal):
+    journal = open_journal(tmp_path)
     session = Session(journal)
     session.start("toss-up", ["A", "B"])
     _fill(journal)
@@ -212,11 +213,10 @@ def test_full_disk_refuses_with_a_sentence_and_writes_nothing_half(tmp_path):
             session.act(ROLL)
     assert session.state() == before
     journal.close()
-    again = Session(Journal(tmp_path))  # ... nor on disk
+    again = Session(open_journal(tmp_path))  # ... nor on disk
     assert durable(again.state()) == durable(before)
-    with sqlite3.connect(tmp_path / "companion.db") as db:
+    with contextlib.closing(sqlite3.connect(tmp_path / "companion.db")) as db:
         assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
-    again.journal.close()
 
 
 def test_full_disk_through_the_api_is_a_503_and_the_scoreboard_goes_on(live):

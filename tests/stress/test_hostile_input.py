@@ -139,6 +139,7 @@ def _file_routes(serve) -> list[str]:
     from web import create_app
 
     app = create_app({"DATA_DIR": str(serve.data_dir), "PIN": PIN})
+    app.extensions["companion"].session.journal.close()  # only its routes are read
     routes = []
     for rule in app.url_map.iter_rules():
         if "GET" in rule.methods and rule.arguments:

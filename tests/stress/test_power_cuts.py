@@ -7,6 +7,7 @@ run 100+.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 
 import pytest
@@ -16,17 +17,18 @@ from tests.stress.power import PowerCuts
 
 
 def _run_cycles(tmp_path, cycles: int, seed: int) -> None:
-    cuts = PowerCuts(tmp_path / "data", tmp_path / "model", seed=seed)
-    for _ in range(cycles):
-        cuts.cycle()
-    with ServeProcess(tmp_path / "data") as server:  # the last kill is checked too
-        status, state = server.client().call("GET", "/api/state")
-        assert status == 200
-        cuts._reconcile(state)
+    with contextlib.closing(PowerCuts(tmp_path / "data", tmp_path / "model",
+                                      seed=seed)) as cuts:
+        for _ in range(cycles):
+            cuts.cycle()
+        with ServeProcess(tmp_path / "data") as server:  # the last kill is checked too
+            status, state = server.client().call("GET", "/api/state")
+            assert status == 200
+            cuts._reconcile(state)
     report = cuts.report
     assert report.mismatches == []
     assert report.acknowledged > 0 and report.cycles == cycles
-    with sqlite3.connect(tmp_path / "data" / "companion.db") as db:
+    with contextlib.closing(sqlite3.connect(tmp_path / "data" / "companion.db")) as db:
         assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
     assert not list((tmp_path / "data").glob("*.damaged-*")), "a kill damaged the journal"
 

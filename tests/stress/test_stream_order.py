@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import threading
 
-from companion.journal import Journal
 from companion.session import Session
 from web.sse import state_stream
 
@@ -22,8 +21,8 @@ def _versions(chunks: list[str]) -> list[int]:
     return out
 
 
-def test_a_late_stream_sends_every_version_it_missed_in_order(tmp_path):
-    session = Session(Journal(tmp_path))
+def test_a_late_stream_sends_every_version_it_missed_in_order(tmp_path, open_journal):
+    session = Session(open_journal(tmp_path))
     session.start("toss-up", ["Ann", "Ben"])
     stream = state_stream(session, last_seen=None, keepalive=60, max_seconds=None,
                           stop=threading.Event(), poll=0.01)
@@ -35,11 +34,10 @@ def test_a_late_stream_sends_every_version_it_missed_in_order(tmp_path):
     assert _versions(sent) == [1, 2, 3, 4, 5, 6]
     events = [json.loads(c.split("data: ", 1)[1])["events"] for c in sent[2:]]
     assert all(e and e[0]["kind"] == "roll" for e in events)  # each change's own cues
-    session.journal.close()
 
 
-def test_a_stream_far_behind_jumps_to_the_latest(tmp_path):
-    session = Session(Journal(tmp_path))
+def test_a_stream_far_behind_jumps_to_the_latest(tmp_path, open_journal):
+    session = Session(open_journal(tmp_path))
     session.start("toss-up", ["Ann", "Ben"])
     stream = state_stream(session, last_seen=None, keepalive=60, max_seconds=None,
                           stop=threading.Event(), poll=0.01)
@@ -50,4 +48,3 @@ def test_a_stream_far_behind_jumps_to_the_latest(tmp_path):
         sent.append(next(stream))
     versions = _versions(sent)
     assert versions == sorted(set(versions)) and versions[-1] == 501
-    session.journal.close()

@@ -1,0 +1,32 @@
+"""The journal's own protocol: opened by its caller, closed by ``close`` or ``with``."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from companion.journal import Journal
+
+
+def test_a_with_block_closes_the_journal(tmp_path):
+    with Journal(tmp_path) as journal:
+        assert journal.version() == 0
+    with pytest.raises(sqlite3.ProgrammingError):
+        journal.version()
+
+
+def test_a_with_block_closes_the_journal_when_the_block_fails(tmp_path):
+    with pytest.raises(KeyError):
+        with Journal(tmp_path) as journal:
+            raise KeyError("the block failed")
+    with pytest.raises(sqlite3.ProgrammingError):
+        journal.version()
+
+
+def test_closing_twice_is_harmless_and_the_data_stays(tmp_path):
+    with Journal(tmp_path) as journal:
+        journal.start_game("toss-up", ["Ann", "Bob"], {}, at=0.0)
+    journal.close()
+    with Journal(tmp_path) as again:
+        assert again.version() == 1 and again.current_game().players == ["Ann", "Bob"]
