@@ -20,6 +20,8 @@ import cv2
 
 NECK = 0.5  # the disc's diameter, in die edges: a top face holds it, a neck does not
 BIG = 1.3  # only candidates bigger than this many dice's faces (area) are looked at
+PIECE = 0.5  # a piece cut off is a die's top only if this many dice's faces or more:
+#              smaller ones are slivers of a shadow or a rim the disc just fitted in
 LONG, FULL = 1.6, 0.8  # ... and only outlines longer than wide or filling less of their
 #                         rectangle (two squares corner to corner fill 3/4 of theirs; one
 #                         die's rounded face nearly all): a square, full outline has no neck
@@ -39,7 +41,8 @@ def neck_pieces(hull: np.ndarray, area: float, own: np.ndarray, origin: tuple[in
     origin : (x, y) of ``own``'s top-left pixel in the ROI
     side : die edge length in pixels
     min_area, max_area : the area range of a piece kept (its hull's area plus half its
-        perimeter, as the candidates are measured)
+        perimeter, as the candidates are measured); a piece under ``PIECE`` dice's faces
+        is left out too
 
     Returns
     -------
@@ -74,7 +77,7 @@ def neck_pieces(hull: np.ndarray, area: float, own: np.ndarray, origin: tuple[in
     for part in parts:
         piece = cv2.convexHull(part) + np.array([x, y], np.int32)
         piece_area = cv2.contourArea(piece) + 0.5 * cv2.arcLength(piece, True)
-        if min_area <= piece_area < max_area:
+        if max(min_area, PIECE * side * side) <= piece_area < max_area:
             out.append((piece, piece_area))
     return out
 

@@ -70,6 +70,18 @@ def test_one_die_stays_whole_however_drawn_out(tail):
                        max_area=2.5 * side * side) == []
 
 
+def test_a_sliver_cut_off_at_a_neck_is_no_die():
+    # a die with a blob of its hard shadow hanging on by a neck: the disc fits in the
+    # blob, but the blob is under half a die's face; only the die's piece is a candidate
+    side = 30.0
+    own = _mask([square((40.0, 40.0), side, 8), square((63.0, 63.0), 16.0, -6)])
+    hull, area = _hull(own)
+    pieces = neck_pieces(hull, area, own, (0, 0), side, min_area=0.05 * side * side,
+                         max_area=2.5 * side * side)
+    assert len(pieces) == 1
+    assert np.allclose(pieces[0][0].reshape(-1, 2).mean(axis=0), (40, 40), atol=4)
+
+
 def test_an_offset_crop_places_the_pieces_in_the_roi():
     side = 30.0
     own = _mask([square((40.0, 40.0), side, 8), square((67.0, 67.0), side, -6)])
