@@ -17,6 +17,7 @@ from vision import dice_faces as faces_
 from vision import dice_measure as measure_
 from vision import dice_runs as runs_
 from vision.dice_faces import CLASS_NAMES, HUE, Face
+from vision.dice_necks import neck_pieces
 
 
 def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndarray,
@@ -78,7 +79,9 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
     for i, ((code, need_pips, run, run_area), cut) in enumerate(zip(runs, cores)):
         if i and code != runs[i - 1][0]:
             seen = set()  # (outlines repeat only within one colour class)
-        for hull, area, own, whole in _pieces(run, run_area, cut, min_area, max_whole):
+        # (touching dice of a Toss Up colour are cut by ``dice_split``, others at necks)
+        for hull, area, own, whole in _pieces(run, run_area, cut, min_area, max_whole,
+                                              necks=code not in CLASS_NAMES):
             key = (*cv2.boundingRect(hull), len(hull))
             if key in seen or area > 2.4 * max_whole:
                 continue  # the same outline from another pass, or far too big for a die
@@ -111,17 +114,20 @@ def _runs(mask: np.ndarray, min_area: float, done: set, outlines: tuple | None =
 
 
 def _pieces(run: runs_.Run, run_area: float, cut: runs_.Core, min_area: float,
-            max_whole: float):
+            max_whole: float, *, necks: bool = False):
     """Yield (hull, area, own-mask crop, whole) for each piece of a run's bright core
     ``cut`` (area: the hull's plus half its perimeter), and for the whole run when its
     core is only slivers and the run is no bigger than ``max_whole`` pixels (``whole``
-    True); the crops lie over the run's box."""
+    True); the crops lie over the run's box. With ``necks``, a piece bigger than a die
+    that falls apart when opened with a disc half a die across (``dice_necks``: touching
+    dice joined by a neck) also gives each of its parts."""
     pieces = [(c, a, cut.opened, False) for c, a in cut.pieces]  # (outlines in the atlas)
     shift = np.array(cut.shift, np.int32)
     biggest = max((a for _, a, _, _ in pieces), default=0.0)
     if biggest < 0.45 * run_area and run_area < max_whole:
         # no bright core (translucent dice glow at their rims): try the whole run too
         pieces.append((run.outline, run_area, cut.own, True))
+    side = float(np.sqrt(max_whole / 2.5))  # (``max_whole`` is two and a half dice)
     for cnt, cnt_area, own, whole in pieces:
         if cnt_area < 0.4 * min_area:
             continue
@@ -130,3 +136,7 @@ def _pieces(run: runs_.Run, run_area: float, cut: runs_.Core, min_area: float,
         if area < min_area:
             continue
         yield hull, area, own, whole
+        if necks:  # touching dice joined by a neck
+            for piece, piece_area in neck_pieces(hull, area, own, (run.x, run.y), side,
+                                                 min_area=min_area, max_area=max_whole):
+                yield piece, piece_area, own, whole
