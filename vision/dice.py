@@ -266,7 +266,8 @@ def _blob_dice(mask: np.ndarray, contours: tuple, work: np.ndarray, side: float,
 def _die(face: faces_.Face, scale: float) -> Die:
     """A top face (working pixels) as a Die in frame pixels."""
     colour, conf = pick.colour_of(face)
-    outline = tuple((float(x / scale), float(y / scale)) for x, y in pick.die_box(face))
+    # (the same floats as dividing each coordinate: one array division, then plain floats)
+    outline = tuple(map(tuple, (pick.die_box(face) / scale).tolist()))
     centre = (float(face.centre[0] / scale), float(face.centre[1] / scale))
     return Die(outline=outline, centre=centre, colour=colour, confidence=round(conf, 3))
 

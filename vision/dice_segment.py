@@ -221,14 +221,29 @@ def white_gains(frame: np.ndarray, *, top: float = 0.02, max_chroma: float = 0.4
     h, w = frame.shape[:2]
     small = cv2.resize(frame, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_NEAREST)
     b, g, r = cv2.split(small)
-    hi = cv2.max(cv2.max(b, g), r).ravel()
-    lo = cv2.min(cv2.min(b, g), r).ravel()
-    k = int((1 - top) * (len(hi) - 1))
-    kth = int(np.searchsorted(np.cumsum(np.bincount(hi, minlength=256)), k, side="right"))
-    bright = hi >= max(kth, 60)  # (the k-th value by counting: quicker than a partition)
-    white = bright & ((hi - lo) < (max_chroma * hi).astype(np.uint8))
-    if np.count_nonzero(white) < 20:
+    hi = cv2.max(cv2.max(b, g), r)
+    lo = cv2.min(cv2.min(b, g), r)
+    k = int((1 - top) * (hi.size - 1))
+    counts = cv2.calcHist([hi], [0], None, [256], [0, 256]).ravel().astype(np.int64)
+    kth = int(np.searchsorted(np.cumsum(counts), k, side="right"))
+    # (the k-th value by counting: quicker than a partition; OpenCV's masks and sums:
+    # numpy's on the whole sample cost more than these calls)
+    white = cv2.bitwise_and(cv2.compare(hi, max(kth, 60), cv2.CMP_GE), cv2.compare(
+        cv2.subtract(hi, lo), cv2.LUT(hi, _chroma_lut(max_chroma)), cv2.CMP_LT))
+    n = cv2.countNonZero(white)
+    if n < 20:
         return None
-    ref = small.reshape(-1, 3)[white].mean(axis=0)
+    # the exact integer sums of the white pixels, divided once (as numpy's mean does)
+    ref = np.array(cv2.sumElems(cv2.bitwise_and(small, small, mask=white))[:3]) / n
     gains = np.clip(ref.mean() / np.maximum(ref, 1.0), 1 / max_gain, max_gain)
     return None if np.abs(gains - 1).max() < 0.06 else gains
+
+
+_CHROMA_LUTS: dict[float, np.ndarray] = {}
+
+
+def _chroma_lut(max_chroma: float) -> np.ndarray:
+    """``(max_chroma * v).astype(uint8)`` for every value v 0-255 (cached)."""
+    if max_chroma not in _CHROMA_LUTS:
+        _CHROMA_LUTS[max_chroma] = (max_chroma * np.arange(256)).astype(np.uint8)
+    return _CHROMA_LUTS[max_chroma]

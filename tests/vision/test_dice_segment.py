@@ -67,3 +67,37 @@ def test_touching_light_dice_on_a_dark_table_are_read_apart():
     for angle in (0.0, 20.0, 30.0):
         for seed in (0, 1):
             assert read_dice(_block(angle, seed=seed)).counts() == (2, 1, 1, 0), (angle, seed)
+
+
+def _numpy_white_gains(frame: np.ndarray, *, top: float = 0.02, max_chroma: float = 0.4,
+                       max_gain: float = 1.35) -> np.ndarray | None:
+    """``white_gains`` as first written, in numpy (the reference the OpenCV calls keep)."""
+    h, w = frame.shape[:2]
+    small = cv2.resize(frame, (w // 4, h // 4), interpolation=cv2.INTER_NEAREST)
+    hi, lo = small.max(axis=2).ravel(), small.min(axis=2).ravel()
+    k = int((1 - top) * (len(hi) - 1))
+    kth = int(np.searchsorted(np.cumsum(np.bincount(hi, minlength=256)), k, side="right"))
+    white = (hi >= max(kth, 60)) & ((hi - lo) < (max_chroma * hi).astype(np.uint8))
+    if np.count_nonzero(white) < 20:
+        return None
+    ref = small.reshape(-1, 3)[white].mean(axis=0)
+    gains = np.clip(ref.mean() / np.maximum(ref, 1.0), 1 / max_gain, max_gain)
+    return None if np.abs(gains - 1).max() < 0.06 else gains
+
+
+def test_the_white_gains_are_numpys_bit_for_bit():
+    rng = np.random.default_rng(5)
+    frames = [ds.scene(["green", "red", "yellow"], seed=s) for s in range(3)]
+    frames += [cv2.convertScaleAbs(f, alpha=0.8) for f in frames]  # dimmer
+    frames += [cv2.LUT(f, np.clip(np.arange(256)[:, None] * [0.8, 1.0, 1.2], 0, 255)
+                       .astype(np.uint8).reshape(256, 1, 3)) for f in frames]  # a warm cast
+    frames += [rng.integers(0, 256, (242, 321, 3), dtype=np.uint8),  # noise, odd sizes
+               np.full((120, 160, 3), 90, np.uint8)]  # no white at all
+    cast = 0
+    for frame in frames:
+        want, got = _numpy_white_gains(frame), white_gains(frame)
+        assert (want is None) == (got is None)
+        if want is not None:
+            cast += 1
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+    assert cast >= 3  # the warm frames have a cast to take out
