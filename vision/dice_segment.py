@@ -61,7 +61,7 @@ def foreground(lab: np.ndarray, *, threshold: float, model: tuple[np.ndarray, np
     """
     h, w = lab.shape[:2]
     small = cv2.resize(lab, (max(4, w // 16), max(4, h // 16)), interpolation=cv2.INTER_AREA)
-    small = cv2.medianBlur(small, 5)
+    small = median5(small)
     local = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     weights = _LAB_WEIGHTS.reshape(1, 3)
     d_local = cv2.transform(cv2.absdiff(lab, local), weights)
@@ -90,6 +90,21 @@ def is_table_colour(bgr: tuple[float, float, float], *, threshold: float,
         if d <= threshold * _A + _B * spread:
             return True
     return False
+
+
+def median5(image: np.ndarray) -> np.ndarray:
+    """``cv2.medianBlur(image, 5)``, quicker on an image under 32 pixels wide.
+
+    OpenCV sorts whole SIMD vectors of pixels at a time and a row narrower than one
+    vector pixel by pixel (a 20x15 colour image took 68 us, against 18 us when wider): so
+    a narrow image is widened by repeating its edge columns, which is what the filter's
+    own border does, and the middle cut back out (the same pixels, bit for bit).
+    """
+    pad = max(0, (32 - image.shape[1] + 1) // 2)
+    if pad == 0:
+        return cv2.medianBlur(image, 5)
+    wide = cv2.copyMakeBorder(image, 0, 0, pad, pad, cv2.BORDER_REPLICATE)
+    return cv2.medianBlur(wide, 5)[:, pad:pad + image.shape[1]].copy()
 
 
 def clean_mask(mask: np.ndarray, die_px: float) -> np.ndarray:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import cv2
 
 from tests.vision import dice_support as ds
 from vision.dice import read_dice
 from vision.dice_faces import gradient, unclipped_gradient
-from vision.dice_segment import (exposure_gain, normalise_exposure, unclipped_value,
+from vision.dice_segment import (exposure_gain, median5, normalise_exposure, unclipped_value,
                                  white_gains)
 
 
@@ -101,3 +102,15 @@ def test_the_white_gains_are_numpys_bit_for_bit():
             cast += 1
             assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
     assert cast >= 3  # the warm frames have a cast to take out
+
+
+@pytest.mark.parametrize("size", [(20, 15), (31, 9), (4, 4), (1, 6), (32, 24), (45, 30)])
+@pytest.mark.parametrize("channels", [1, 3])
+def test_the_narrow_median_is_opencvs_bit_for_bit(size, channels):
+    rng = np.random.default_rng(size[0] * 7 + channels)
+    image = rng.integers(0, 256, (size[1], size[0], channels)[:2 if channels == 1 else 3],
+                         dtype=np.uint8)
+    image[:, :2] = 255  # an edge column unlike the rest: the border must repeat it
+    got = median5(image)
+    assert got.shape == image.shape and got.flags["C_CONTIGUOUS"]
+    assert np.array_equal(got, cv2.medianBlur(image, 5))
