@@ -42,9 +42,9 @@ from vision.dice_split import guess_side, split_blocks
 from vision.dice_thin import is_inside, is_on_band, thin_blobs
 from vision.dice_tint import light_body_mark
 from vision.dice_size import die_side_on_table
-from vision.dice_segment import (clean_mask, exposure_gain, foreground, is_table_colour,
-                                 normalise_exposure, table_model, unclipped_value,
-                                 white_balance, white_gains, BeforeGain)
+from vision.dice_segment import (apply_gains, clean_mask, exposure_gain, foreground,
+                                 is_table_colour, normalise_exposure, quarter_sample,
+                                 table_model, unclipped_value, white_gains, BeforeGain)
 from vision.dice_gate import is_explained
 from vision.results import DiceReading, Die
 
@@ -121,11 +121,14 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
                                                  interpolation=cv2.INTER_AREA)
     gain = exposure_gain(work)  # (contrasts the gain clips are read before it)
     exposed = normalise_exposure(work, gain=gain)
-    lit = None if exposed is work else BeforeGain(work, white_gains(work), gain)
-    work = white_balance(exposed)
+    picked = quarter_sample(work)  # (per-pixel changes: the same on the sample, once)
+    lit = None if exposed is work else BeforeGain(work, white_gains(work, small=picked), gain)
+    picked = normalise_exposure(picked, gain=gain)
+    gains = white_gains(exposed, small=picked)  # (a colour cast, as ``white_balance``)
+    work, picked = apply_gains(exposed, gains), apply_gains(picked, gains)
     mask, raw, table, model, side, half = _blobs(work, params,
                                                  side_hint * scale if side_hint else None, lit)
-    grid = cloth_grid(work, half)
+    grid = cloth_grid(work, half, picked)
     # big dice: look at their faces smaller (the blob guess runs large: shadows, clusters)
     shrink = min(1.0, params.face_side / (0.8 * side))
     if shrink < 0.9:

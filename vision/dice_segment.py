@@ -223,18 +223,32 @@ def white_balance(frame: np.ndarray, *, top: float = 0.02, max_chroma: float = 0
     white; the gains stay within 1/``max_gain``..``max_gain``. A frame without such
     pixels, or without a cast, is returned as it is.
     """
-    gains = white_gains(frame, top=top, max_chroma=max_chroma, max_gain=max_gain)
+    return apply_gains(frame, white_gains(frame, top=top, max_chroma=max_chroma,
+                                          max_gain=max_gain))
+
+
+def apply_gains(frame: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
+    """``frame`` with its channels scaled by (B, G, R) ``gains`` (``white_gains``), clipped
+    at 255; ``frame`` itself for None."""
     if gains is None:
         return frame
     lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains[None, :], 0, 255)
     return cv2.LUT(frame, lut.astype(np.uint8).reshape(256, 1, 3))
 
 
-def white_gains(frame: np.ndarray, *, top: float = 0.02, max_chroma: float = 0.4,
-                max_gain: float = 1.35) -> np.ndarray | None:
-    """The (B, G, R) gains :func:`white_balance` applies to ``frame``; None for none."""
+def quarter_sample(frame: np.ndarray) -> np.ndarray:
+    """Every fourth pixel of every fourth row of ``frame``: ``cv2.resize`` to a quarter
+    of its size (rounded down), nearest pixel. A per-pixel change of the frame (a gain,
+    ``apply_gains``) gives the same pixels applied to this sample."""
     h, w = frame.shape[:2]
-    small = cv2.resize(frame, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_NEAREST)
+    return cv2.resize(frame, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_NEAREST)
+
+
+def white_gains(frame: np.ndarray, *, top: float = 0.02, max_chroma: float = 0.4,
+                max_gain: float = 1.35, small: np.ndarray | None = None) -> np.ndarray | None:
+    """The (B, G, R) gains :func:`white_balance` applies to ``frame``; None for none.
+    ``small`` is ``quarter_sample(frame)``, if at hand."""
+    small = quarter_sample(frame) if small is None else small
     b, g, r = cv2.split(small)
     hi = cv2.max(cv2.max(b, g), r)
     lo = cv2.min(cv2.min(b, g), r)

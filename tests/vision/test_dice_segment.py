@@ -114,3 +114,23 @@ def test_the_narrow_median_is_opencvs_bit_for_bit(size, channels):
     got = median5(image)
     assert got.shape == image.shape and got.flags["C_CONTIGUOUS"]
     assert np.array_equal(got, cv2.medianBlur(image, 5))
+
+
+def test_the_picked_quarter_takes_the_gain_and_the_cast_as_the_frame_does():
+    from vision.dice_cloth import cloth_grid
+    from vision.dice_segment import apply_gains, quarter_sample
+
+    dark = _block(0.0)
+    warm = cv2.LUT(dark, np.clip(np.arange(256)[:, None] * [0.8, 1.0, 1.25], 0, 255)
+                   .astype(np.uint8).reshape(256, 1, 3))
+    for frame in (dark, warm, dark[:, :-3], warm[1:, 2:]):  # odd sizes too
+        gain = exposure_gain(frame)
+        exposed = normalise_exposure(frame, gain=gain)
+        picked = normalise_exposure(quarter_sample(frame), gain=gain)
+        assert np.array_equal(picked, quarter_sample(exposed))
+        assert np.array_equal(white_gains(exposed, small=picked), white_gains(exposed))
+        gains = white_gains(exposed)
+        work = apply_gains(exposed, gains)
+        assert np.array_equal(apply_gains(picked, gains), quarter_sample(work))
+        assert cloth_grid(work, None, apply_gains(picked, gains)) == cloth_grid(work)
+    assert gain > 1.25 and gains is not None  # both a gain and a cast were taken out
