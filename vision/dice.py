@@ -36,7 +36,7 @@ from vision.dice_cloth import cloth_grid, is_cloth_square, table_classes
 from vision.dice_coins import is_coin, may_be_disc
 from vision.dice_grain import is_grain_blotch, stands_out
 from vision.dice_marks import find_marks
-from vision.dice_measure import blob_stats, outer_contours
+from vision.dice_measure import blob_stats, grown_crop, outer_contours
 from vision.dice_piles import pile_dice
 from vision.dice_split import guess_side, split_blocks
 from vision.dice_thin import is_inside, is_on_band, thin_blobs
@@ -143,7 +143,6 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     size = (work.shape[1], work.shape[0])
     boxes = _doubled_stats(mask, size)
     mask = cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
-    raw = cv2.resize(raw, size, interpolation=cv2.INTER_NEAREST)
     step = _TABLE_STEP * shrink
     found = [f for f in _find_faces(mask, raw, work, table, params, side, boxes, lit)
              if not pick.is_table_like(f, _table_at(table, f.centre, step),
@@ -338,9 +337,10 @@ def _doubled_stats(half: np.ndarray, size: tuple[int, int]) -> np.ndarray | None
 def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.ndarray,
                 params: DiceParams, side: float, stats: np.ndarray | None = None,
                 lit: BeforeGain | None = None) -> list[faces_.Face]:
-    """Face and mark candidates around every foreground blob; ``stats`` are the mask's
-    blob stats (as ``blob_stats``) when at hand; ``lit`` is the working frame before the
-    exposure gain when one was applied (``unclipped_value``).
+    """Face and mark candidates around every foreground blob; ``raw`` is the raw
+    foreground at half size (grown to ``mask``'s size, nearest pixel, where it is read);
+    ``stats`` are the mask's blob stats (as ``blob_stats``) when at hand; ``lit`` is the
+    working frame before the exposure gain when one was applied (``unclipped_value``).
 
     A blob's coloured faces may reach out of it by half a die where the die's colour is
     close to the table's, so coloured pixels count near a blob where they differ from the
@@ -378,7 +378,7 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
                            planes=planes)
     brighter = cv2.compare(planes[2], cv2.convertScaleAbs(table_v, alpha=1.12, beta=6),
                            cv2.CMP_GT)
-    unlike = cv2.bitwise_or(brighter, raw[roi])
+    unlike = cv2.bitwise_or(brighter, grown_crop(raw, (w, h), roi))
     # brightness measured before the gain, and the gain: on the gained scale
     before = None if lit is None else (unclipped_value(lit.work[roi], lit.gains), lit.gain)
     grad = faces_.gradient(hsv, planes)  # (a mark's rays stop where the picture shows one)
