@@ -36,7 +36,7 @@ from vision.dice_cloth import cloth_grid, is_cloth_square, table_classes
 from vision.dice_coins import is_coin, may_be_disc
 from vision.dice_grain import is_grain_blotch, stands_out
 from vision.dice_marks import find_marks
-from vision.dice_measure import blob_stats, grown_crop, outer_contours
+from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_piles import pile_dice
 from vision.dice_split import guess_side, split_blocks
 from vision.dice_thin import is_inside, is_on_band, thin_blobs
@@ -46,6 +46,7 @@ from vision.dice_segment import (apply_gains, clean_mask, exposure_gain, foregro
                                  is_table_colour, normalise_exposure, quarter_sample,
                                  table_model, unclipped_value, white_gains, BeforeGain)
 from vision.dice_gate import is_explained
+from vision.dice_measure import grown_crop
 from vision.results import DiceReading, Die
 
 
