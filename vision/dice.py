@@ -338,10 +338,9 @@ def _doubled_stats(half: np.ndarray, size: tuple[int, int]) -> np.ndarray | None
 def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.ndarray,
                 params: DiceParams, side: float, stats: np.ndarray | None = None,
                 lit: BeforeGain | None = None) -> list[faces_.Face]:
-    """Face and mark candidates around every foreground blob; ``raw`` is the raw
-    foreground at half size (grown to ``mask``'s size, nearest pixel, where it is read);
-    ``stats`` are the mask's blob stats (as ``blob_stats``) when at hand; ``lit`` is the
-    working frame before the exposure gain when one was applied (``unclipped_value``).
+    """Face and mark candidates around every foreground blob (``raw``: the raw foreground
+    at half size); ``stats`` are the mask's blob stats (as ``blob_stats``) when at hand;
+    ``lit`` is the working frame before the exposure gain if any (``unclipped_value``).
 
     A blob's coloured faces may reach out of it by half a die where the die's colour is
     close to the table's, so coloured pixels count near a blob where they differ from the
