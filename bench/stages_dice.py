@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # (module, name, label): what is timed, in the module whose namespace the reader calls
 _STAGES = [
     ("vision.dice", "normalise_exposure", "exposure"),
-    ("vision.dice", "white_balance", "white balance"),
+    ("vision.dice", "white_gains", "white balance (its gains)"),
+    ("vision.dice", "apply_gains", "white balance (applied)"),
     ("vision.dice", "_blobs", "table model and foreground (_blobs)"),
     ("vision.dice", "cloth_grid", "cloth grid turn"),
     ("vision.dice", "_find_faces", "face finder (_find_faces)"),

@@ -43,10 +43,11 @@ from vision.dice_split import guess_side, split_blocks
 from vision.dice_thin import is_inside, is_on_band, thin_blobs
 from vision.dice_tint import light_body_mark
 from vision.dice_size import die_side_on_table
-from vision.dice_segment import (clean_mask, exposure_gain, foreground, is_table_colour,
-                                 normalise_exposure, table_model, unclipped_value,
-                                 white_balance, white_gains, BeforeGain)
+from vision.dice_segment import (apply_gains, clean_mask, exposure_gain, foreground,
+                                 is_table_colour, normalise_exposure, quarter_sample,
+                                 table_model, unclipped_value, white_gains, BeforeGain)
 from vision.dice_gate import is_explained
+from vision.dice_measure import grown_crop
 from vision.results import DiceReading, Die
 
 
@@ -122,11 +123,14 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
                                                  interpolation=cv2.INTER_AREA)
     gain = exposure_gain(work)  # (contrasts the gain clips are read before it)
     exposed = normalise_exposure(work, gain=gain)
-    lit = None if exposed is work else BeforeGain(work, white_gains(work), gain)
-    work = white_balance(exposed)
+    picked = quarter_sample(work)  # (per-pixel changes: the same on the sample, once)
+    lit = None if exposed is work else BeforeGain(work, white_gains(work, small=picked), gain)
+    picked = normalise_exposure(picked, gain=gain)
+    gains = white_gains(exposed, small=picked)  # (a colour cast, as ``white_balance``)
+    work, picked = apply_gains(exposed, gains), apply_gains(picked, gains)
     mask, raw, table, model, side, half = _blobs(work, params,
                                                  side_hint * scale if side_hint else None, lit)
-    grid = cloth_grid(work, half)
+    grid = cloth_grid(work, half, picked)
     # big dice: look at their faces smaller (the blob guess runs large: shadows, clusters)
     shrink = min(1.0, params.face_side / (0.8 * side))
     if shrink < 0.9:
@@ -141,7 +145,6 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     size = (work.shape[1], work.shape[0])
     boxes = _doubled_stats(mask, size)
     mask = cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
-    raw = cv2.resize(raw, size, interpolation=cv2.INTER_NEAREST)
     step = _TABLE_STEP * shrink
     found = [f for f in _find_faces(mask, raw, work, table, params, side, boxes, lit)
              if not is_table_streak(f, _table_at(table, f.centre, step))
@@ -269,7 +272,8 @@ def _blob_dice(mask: np.ndarray, contours: tuple, work: np.ndarray, side: float,
 def _die(face: faces_.Face, scale: float) -> Die:
     """A top face (working pixels) as a Die in frame pixels."""
     colour, conf = pick.colour_of(face)
-    outline = tuple((float(x / scale), float(y / scale)) for x, y in pick.die_box(face))
+    # (the same floats as dividing each coordinate: one array division, then plain floats)
+    outline = tuple(map(tuple, (pick.die_box(face) / scale).tolist()))
     centre = (float(face.centre[0] / scale), float(face.centre[1] / scale))
     return Die(outline=outline, centre=centre, colour=colour, confidence=round(conf, 3))
 
@@ -337,9 +341,9 @@ def _doubled_stats(half: np.ndarray, size: tuple[int, int]) -> np.ndarray | None
 def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.ndarray,
                 params: DiceParams, side: float, stats: np.ndarray | None = None,
                 lit: BeforeGain | None = None) -> list[faces_.Face]:
-    """Face and mark candidates around every foreground blob; ``stats`` are the mask's
-    blob stats (as ``blob_stats``) when at hand; ``lit`` is the working frame before the
-    exposure gain when one was applied (``unclipped_value``).
+    """Face and mark candidates around every foreground blob (``raw``: the raw foreground
+    at half size); ``stats`` are the mask's blob stats (as ``blob_stats``) when at hand;
+    ``lit`` is the working frame before the exposure gain if any (``unclipped_value``).
 
     A blob's coloured faces may reach out of it by half a die where the die's colour is
     close to the table's, so coloured pixels count near a blob where they differ from the
@@ -377,7 +381,7 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
                            planes=planes)
     brighter = cv2.compare(planes[2], cv2.convertScaleAbs(table_v, alpha=1.12, beta=6),
                            cv2.CMP_GT)
-    unlike = cv2.bitwise_or(brighter, raw[roi])
+    unlike = cv2.bitwise_or(brighter, grown_crop(raw, (w, h), roi))
     # brightness measured before the gain, and the gain: on the gained scale
     before = None if lit is None else (unclipped_value(lit.work[roi], lit.gains), lit.gain)
     grad = faces_.gradient(hsv, planes)  # (a mark's rays stop where the picture shows one)

@@ -24,14 +24,16 @@ if TYPE_CHECKING:
     from vision.dice import DiceParams
 
 
-def cloth_grid(work: np.ndarray, half: np.ndarray | None = None) -> float | None:
+def cloth_grid(work: np.ndarray, half: np.ndarray | None = None,
+               picked: np.ndarray | None = None) -> float | None:
     """The turn (degrees, 0-90) of a checkered cloth's grid in ``work`` (H, W, 3) uint8
     BGR, or None: measured on the quarter-size frame, picked pixels first, then (when
     they show no grid) averaged ones, as a noisy frame's grain spreads the edges' turns.
-    ``half`` is ``work`` averaged to half size, if at hand (it saves a pass)."""
+    ``half`` is ``work`` averaged to half size, and ``picked`` its picked quarter
+    (``dice_segment.quarter_sample``), if at hand (each saves a pass)."""
     quarter = (work.shape[1] // 4, work.shape[0] // 4)
-    grid = grid_turn(cv2.resize(work, quarter, interpolation=cv2.INTER_NEAREST),
-                     min_edges=0.02)
+    grid = grid_turn(cv2.resize(work, quarter, interpolation=cv2.INTER_NEAREST)
+                     if picked is None else picked, min_edges=0.02)
     if grid is None:
         grid = grid_turn(cv2.resize(work if half is None else half, quarter,
                                     interpolation=cv2.INTER_AREA), min_edges=0.02)

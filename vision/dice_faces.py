@@ -228,11 +228,18 @@ def finish(parts: list[dict], cls_roi: np.ndarray, grad: np.ndarray,
             [ats[i] for i in coloured])):
         rings[i] = r
     whole = whole or [False] * len(parts)
-    return [Face(**{k: v for k, v in p.items() if k not in ("hull", "at", "near_ring")},
-                 corners=c, ring=max(r, p.get("near_ring", 0.0)),
+    return [Face(**_fields(p), corners=c, ring=max(r, p.get("near_ring", 0.0)),
                  edge=measure_.edge_strength(grad, h), whole=wh,
                  outline=h + np.asarray(offset, np.int32))
             for p, c, r, h, wh in zip(parts, corners, rings, hulls, whole)]
+
+
+def _fields(part: dict) -> dict:
+    """A measured part's ``Face`` fields: a copy without "hull", "at" and "near_ring"."""
+    fields = part.copy()  # (quicker than filtering every key)
+    del fields["hull"], fields["at"]
+    fields.pop("near_ring", None)
+    return fields
 
 
 _RECTS: dict[int, np.ndarray] = {}

@@ -132,3 +132,20 @@ def outer_contours(mask: np.ndarray) -> tuple:
     """
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return contours
+
+
+def grown_crop(small: np.ndarray, size: tuple[int, int], box: tuple[slice, slice]
+               ) -> np.ndarray:
+    """``cv2.resize(small, size, interpolation=cv2.INTER_NEAREST)[box]`` (``size`` is
+    (width, height), ``box`` (rows, columns) slices with set bounds), growing only the
+    part the box needs when ``size`` is twice ``small``'s: each pixel is then a 2x2 block,
+    so the crop's pixels are the same."""
+    h, w = small.shape[:2]
+    rows, cols = box
+    if size != (2 * w, 2 * h):
+        return cv2.resize(small, size, interpolation=cv2.INTER_NEAREST)[box]
+    y0, x0 = rows.start // 2, cols.start // 2
+    part = small[y0:(rows.stop + 1) // 2, x0:(cols.stop + 1) // 2]
+    grown = cv2.resize(part, (2 * part.shape[1], 2 * part.shape[0]),
+                       interpolation=cv2.INTER_NEAREST)
+    return grown[rows.start - 2 * y0:rows.stop - 2 * y0, cols.start - 2 * x0:cols.stop - 2 * x0]

@@ -8,6 +8,8 @@ checkered cloth, not dice (real dice land at random turns).
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -74,9 +76,24 @@ def die_side(found: list[Face], guess: float, *, max_aspect: float, min_fill: fl
     sides += [f.body for f in found if f.body > 0]
     if not sides:
         return guess
-    side, upper = float(np.median(sides)), float(np.percentile(sides, 75))
-    return side if side >= 0.5 * upper else float(np.median([s for s in sides
-                                                             if s >= 0.5 * upper]))
+    side, upper = _median(sides), _upper_quartile(sides)
+    return side if side >= 0.5 * upper else _median([s for s in sides if s >= 0.5 * upper])
+
+
+def _median(values: list[float]) -> float:
+    """``np.median`` of a short list, bit for bit (the mean of the middle two when even)."""
+    ordered, half = sorted(values), len(values) // 2
+    return ordered[half] if len(values) % 2 else (ordered[half - 1] + ordered[half]) / 2
+
+
+def _upper_quartile(values: list[float]) -> float:
+    """``np.percentile(values, 75)`` of a short list, bit for bit: numpy's linear
+    interpolation, taken from the upper neighbour past halfway as numpy does."""
+    ordered = sorted(values)
+    at = (len(ordered) - 1) * 0.75
+    i = math.floor(at)
+    lo, hi, t = ordered[i], ordered[min(i + 1, len(ordered) - 1)], at - i
+    return hi - (hi - lo) * (1 - t) if t >= 0.5 else lo + (hi - lo) * t
 
 
 def _chroma(face: Face) -> float:

@@ -301,3 +301,26 @@ def test_two_cloth_squares_joined_at_a_corner_are_cloth_though_turned_along_the_
     green = dict(pair, cls=GREEN, bgr=tuple(float(c) for c in ds.GREEN))
     assert not is_cloth_square(ds.face(**green), 0.0, DiceParams(), model, 30.0)
     assert not is_cloth_square(ds.face(**pair), 20.0, DiceParams(), model, 30.0)  # a die's turn
+
+
+
+def test_a_dies_outline_is_its_top_scaled_back_to_the_frame_in_plain_floats(monkeypatch):
+    from vision import dice as dice_
+    from vision import dice_pick
+
+    tops = []
+    real = dice_pick.pick_tops
+
+    def keep(*a, **k):
+        tops.extend(real(*a, **k))
+        return tops[:]
+    monkeypatch.setattr(dice_pick, "pick_tops", keep)
+    read_dice(ds.scene(["green", "yellow", "red"]))
+    assert len(tops) == 3
+    for top in tops:
+        for scale in (1.0, 0.5, 0.37, 0.8125):
+            die = dice_._die(top, scale)
+            want = tuple((float(x / scale), float(y / scale)) for x, y in dice_pick.die_box(top))
+            assert die.outline == want and len(die.outline) == 4
+            assert all(type(p) is tuple and all(type(v) is float for v in p)
+                       for p in die.outline)

@@ -197,3 +197,16 @@ def test_a_faint_smudge_beside_a_faces_pips_does_not_hide_them():
     found = pip_groups(frame, 36.0, [])
     assert len(found) == 1
     assert abs(found[0][1][0] - 200) < 4 and abs(found[0][1][1] - 200) < 4
+
+
+def test_taken_outlines_round_as_each_alone_does():
+    from vision.dice_blobs import _rounded
+
+    rng = np.random.default_rng(4)
+    boxes = [(rng.integers(0, 1200, (4, 2)) / 2).astype(np.float32) for _ in range(9)]  # halves
+    boxes[3] = boxes[3].astype(np.float64) - 0.5  # another dtype, negative halves near 0
+    for outlines in (boxes, boxes[:1], boxes + [np.array([[1.5, 2.5], [3.5, 4.5]])]):
+        got = _rounded(outlines)
+        assert len(got) == len(outlines)
+        for g, t in zip(got, outlines):
+            assert g.dtype == np.int32 and np.array_equal(g, np.round(t).astype(np.int32))

@@ -60,3 +60,18 @@ def test_a_plain_coloured_face_is_kept():
     part = faces_.measure(faces_.GREEN, hull, cv2.contourArea(hull), own, (0, 0), cls, hsv,
                           bgr, (0, 0), drop_plain=True)
     assert part is not None and part["cls"] == faces_.GREEN
+
+
+def test_finishing_takes_every_measure_and_leaves_the_parts_as_they_were():
+    hull, area, own, cls, hsv, bgr = _light_square(mark=(40, 40, 200))
+    part = faces_.measure(faces_.LIGHT, hull, area, own, (0, 0), cls, hsv, bgr, (0, 0))
+    marked = {**part, "near_ring": 0.9}  # a mark's light share around it (dice_marks)
+    before = dict(marked)
+    grad = faces_.gradient(hsv)
+    face, again = (faces_.finish([marked], cls, grad, (0, 0))[0] for _ in range(2))
+    assert marked.keys() == before.keys()  # finishing copies, never empties, a part
+    assert repr(face) == repr(again)
+    for key in ("cls", "area", "centre", "value", "holes", "mark", "agree", "bgr", "pips"):
+        assert getattr(face, key) == part[key]
+    assert face.ring == 0.9 and face.mark != faces_.NONE  # the mark's ring stands
+    assert np.array_equal(face.outline, hull) and not hasattr(face, "hull")

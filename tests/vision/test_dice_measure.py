@@ -9,8 +9,8 @@ import cv2
 
 from vision.dice import _doubled_stats
 from vision.dice_faces import LIGHT, describe, measure
-from vision.dice_measure import (blob_stats, cornerness_many, edge_strength, outer_contours,
-                                 ring_share_many, sparse_blob_stats)
+from vision.dice_measure import (blob_stats, cornerness_many, edge_strength, grown_crop,
+                                 outer_contours, ring_share_many, sparse_blob_stats)
 from vision.dice_segment import fill_holes
 
 
@@ -179,3 +179,17 @@ def test_measure_then_describe_agree():
     assert face.centre == part["centre"] == (30.0 + 7, 30.0 + 3)
     assert face.edge == 90.0 and face.ring == 0.0 and 1.3 < face.corners < 1.5
     assert face.holes > 0.02 and face.pips > 100 and face.mark == 0  # no coloured mark
+
+
+def test_a_grown_crop_is_the_crop_of_the_grown_mask():
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        h, w = (int(v) for v in rng.integers(1, 40, 2))
+        small = (rng.random((h, w)) > 0.5).astype(np.uint8) * 255
+        for size in [(2 * w, 2 * h), (2 * w + 1, 2 * h), (int(1.7 * w) + 1, int(1.3 * h) + 1)]:
+            y0, x0 = int(rng.integers(0, size[1])), int(rng.integers(0, size[0]))
+            box = (slice(y0, int(rng.integers(y0 + 1, size[1] + 1))),
+                   slice(x0, int(rng.integers(x0 + 1, size[0] + 1))))
+            want = cv2.resize(small, size, interpolation=cv2.INTER_NEAREST)[box]
+            got = grown_crop(small, size, box)
+            assert got.shape == want.shape and np.array_equal(got, want)

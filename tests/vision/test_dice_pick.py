@@ -263,3 +263,16 @@ def test_a_dark_die_blurred_round_keeps_its_pips_a_plain_disc_does_not():
     assert is_top_shaped(dark, **kw)
     assert not is_top_shaped(replace(dark, holes=0.0, pips=0.0), **kw)  # a plain disc
     assert not is_top_shaped(replace(dark, corners=1.05), **kw)  # round: a coin's relief
+
+
+def test_the_die_size_votes_median_and_quartile_are_numpys_bit_for_bit():
+    from vision.dice_pick import _median, _upper_quartile
+
+    rng = np.random.default_rng(8)
+    for _ in range(3000):
+        n = int(rng.integers(1, 40))
+        sides = [float(v) for v in np.sqrt(rng.integers(20, 3000, n))]
+        if rng.random() < 0.2:
+            sides = sides[:2] * n  # ties
+        assert _median(sides) == float(np.median(sides))
+        assert _upper_quartile(sides) == float(np.percentile(sides, 75))
