@@ -169,12 +169,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "deck":
             from companion.cards_cmd import learn_from_folder
 
-            return learn_from_folder(args.photos, _photo_deck(args), out=sys.stdout)
+            deck = _photo_deck(args)
+            return learn_from_folder(args.photos, deck, out=sys.stdout,
+                                     cards=_game_cards(args.game))
         if args.command == "install-service":
             return _install_service(args)
     except KeyboardInterrupt:
         return 130
     return 2
+
+
+def _game_cards(game: str | None) -> set[str] | None:
+    """The card ids of ``game`` (whose deck ``_photo_deck`` checked), or None without one."""
+    if game is None:
+        return None
+    from companion.deck_teach import card_faces
+
+    return {face.id for face in card_faces(game)}
 
 
 def _photo_deck(args: argparse.Namespace) -> Path:
@@ -187,14 +198,15 @@ def _photo_deck(args: argparse.Namespace) -> Path:
     from companion.deck_teach import card_faces, deck_folder
     from companion.errors import InvalidAction
 
+    if args.game is not None:
+        try:
+            card_faces(args.game)
+        except InvalidAction as exc:
+            build_parser().error(str(exc))
     if args.deck is not None:
         return Path(args.deck)
     if args.game is None:
         build_parser().error("deck learn --from needs --deck DECK_DIR or --game GAME_ID")
-    try:
-        card_faces(args.game)
-    except InvalidAction as exc:
-        build_parser().error(str(exc))
     return deck_folder(resolve_data_dir(args.data_dir), args.game)
 
 
