@@ -208,11 +208,13 @@ def parse_at(data: Mapping[str, Any]) -> float:
 
 
 def parse_seconds(data: Mapping[str, Any], key: str, *, low: float = 0.0,
-                high: float = 3600.0) -> float:
-    """A number of seconds, ``low`` < value <= ``high``, or InvalidAction naming it."""
+                high: float = 3600.0, from_low: bool = False) -> float:
+    """A number of seconds, ``low`` < value <= ``high`` (``low`` <= value with
+    ``from_low``), or InvalidAction naming it."""
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
-            math.isfinite(value) and low < value <= high):
-        raise InvalidAction(f"'{key}' must be a number of seconds above {low:g} "
-                            f"and at most {high:g}.")
+            math.isfinite(value) and (low <= value if from_low else low < value)
+            and value <= high):
+        span = f"from {low:g} to {high:g}" if from_low else f"above {low:g} and at most {high:g}"
+        raise InvalidAction(f"'{key}' must be a number of seconds {span}.")
     return float(value)

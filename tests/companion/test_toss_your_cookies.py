@@ -90,13 +90,22 @@ def test_cookie_sets_may_be_named_as_the_box_says():
     ({"cookies": ["fortune"]}, "3 different cookies"),
     ({"cookies": ["oatmeal", "fortune", "sandwich"]}, "no cookie 'oatmeal'"),
     ({"rounds": 0}, "'rounds'"),
-    ({"countdown_seconds": 2}, "'countdown_seconds'"),
-    ({"scramble_seconds": -1}, "'scramble_seconds'"),
+    ({"countdown_seconds": 2}, "'countdown_seconds' must be a number of seconds from 3 to 30."),
+    ({"countdown_seconds": 30.5}, "from 3 to 30"),  # said 'above 2.999'
+    ({"scramble_seconds": -1}, "'scramble_seconds' must be a number of seconds from 0 to 120."),
+    ({"scramble_seconds": False}, "from 0 to 120"),
     ({"turbo": True}, "no option 'turbo'"),
 ])
 def test_bad_options_are_refused_with_a_sentence(options, match):
     with pytest.raises(InvalidAction, match=match):
         game.new_game(["A", "B", "C"], options)
+
+
+def test_the_timer_options_take_the_ends_the_sentence_names():
+    state = game.new_game(["A", "B", "C"], {"countdown_seconds": 3, "scramble_seconds": 0})
+    assert (state.countdown_seconds, state.scramble_seconds) == (3.0, 0.0)
+    state = game.new_game(["A", "B", "C"], {"countdown_seconds": 30, "scramble_seconds": 120})
+    assert (state.countdown_seconds, state.scramble_seconds) == (30.0, 120.0)
 
 
 # -- rolls -------------------------------------------------------------------------------
