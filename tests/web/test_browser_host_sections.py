@@ -2,7 +2,8 @@
 Unit", "Snickerdoodle! Who claims the round?"): one the host opened stays open while the
 page is drawn again for the same turn, and an accepted action folds it. The links above
 the host and history pages sit over their column on a laptop; the new game form's
-hints are whole on a phone; "cannot be reached" goes once the companion answers again.
+hints are whole on a phone; "cannot be reached" goes once the companion answers again, and
+the camera's picture streams again.
 
 Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
 under CI.
@@ -10,10 +11,16 @@ under CI.
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
+
+import cv2
+import numpy as np
 import pytest
 
 from tests.web.browser_support import unlock_host
 from tests.web.test_browser_review import open_host
+from web import make_server
 
 pytestmark = pytest.mark.browser
 
@@ -118,3 +125,38 @@ def test_cannot_be_reached_goes_once_the_companion_answers_again(browser, live_s
     assert not host.js_errors
     host.context.close()
 
+
+
+def test_the_camera_picture_streams_again_when_the_companion_is_back(browser, live_server,
+                                                                     make_app):
+    # after a restart (or a Wi-Fi drop) an open Camera preview stayed black for good: its
+    # stream had ended with the old process, and nothing opened it again
+    assert live_server.request("POST", "/api/games", {"game": "toss-up",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    live_server.app.extensions["companion"].session.set_extra(
+        "camera", {"online": True, "status": "camera online"})
+    picture = cv2.imencode(".jpg", np.zeros((8, 8, 3), np.uint8))[1].tobytes()
+    host = open_host(browser, live_server)
+    host.route("**/api/camera/preview.mjpeg*",  # one picture per stream, enough to count them
+               lambda route: route.fulfill(status=200, content_type="image/jpeg", body=picture))
+    host.wait_for_selector("#preview-card:not([hidden])")
+    with host.expect_request("**/api/camera/preview.mjpeg*"):
+        host.click("#preview-card summary")
+    host.wait_for_selector("#conn[data-status=live]")
+    live_server.server.close()  # the companion goes away: the streams end
+    host.wait_for_selector("#conn:not([data-status=live])")
+    restarted = make_app(Path(live_server.app.config["DATA_DIR"]), SSE_MAX_SECONDS=None)
+    restarted.extensions["companion"].session.set_extra(
+        "camera", {"online": True, "status": "camera online"})
+    again = make_server(restarted, "127.0.0.1", live_server.port, threads=8)
+    thread = threading.Thread(target=again.run, name="live-server-again", daemon=True)
+    try:
+        with host.expect_request("**/api/camera/preview.mjpeg*", timeout=20000):
+            thread.start()  # and is back on the same address
+        host.wait_for_selector("#conn[data-status=live]")
+        assert host.evaluate("document.getElementById('preview-card').open")
+    finally:
+        again.close()
+        thread.join(timeout=10)
+    assert not host.js_errors
+    host.context.close()
