@@ -160,3 +160,50 @@ def test_the_camera_picture_streams_again_when_the_companion_is_back(browser, li
         thread.join(timeout=10)
     assert not host.js_errors
     host.context.close()
+
+
+#: Words of the action rows' buttons that a line break cuts in two ("vouche|s").
+BROKEN_WORDS = """() => [...document.querySelectorAll('.action-row > .btn')].flatMap(b => {
+  const text = b.firstChild, range = document.createRange(), broken = [];
+  let at = 0;
+  for (const word of b.textContent.split(/\\s+/).filter(Boolean)) {
+    at = text.textContent.indexOf(word, at);
+    range.setStart(text, at);
+    range.setEnd(text, at + word.length);
+    if (range.getClientRects().length > 1 || b.scrollWidth > b.clientWidth) broken.push(word);
+    at += word.length;
+  }
+  return broken;
+})"""
+
+
+#: Whether an input's text fits inside its padding (measured in a span with its font).
+TEXT_FITS = """el => {
+  const style = getComputedStyle(el), span = document.createElement("span");
+  span.style.font = style.font;
+  span.textContent = el.value;
+  document.body.append(span);
+  const width = span.getBoundingClientRect().width;
+  span.remove();
+  return width <= el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+}"""
+
+
+def test_a_small_phone_keeps_the_hosts_words_and_names_whole(browser, live_server):
+    # on a 320 px phone "The table vouches" broke as "vouche|s", and the new game form's
+    # name fields showed four letters ("Gran") beside their three buttons
+    assert live_server.request("POST", "/api/games", {
+        "game": "toss-your-cookies", "players": ["Ann", "Ben", "Cleo"],
+        "options": {"countdown_seconds": 30}})[0] == 201
+    for action in ({"type": "toss"}, {"type": "claim", "player": 1}):
+        assert live_server.request("POST", "/api/actions", action)[0] == 200
+    page = browser.new_context(viewport={"width": 320, "height": 640}).new_page()
+    page.goto(live_server.url + "/login")
+    unlock_host(page, live_server)
+    page.wait_for_selector('body[data-version="3"] #vouch')
+    assert page.evaluate(BROKEN_WORDS) == []
+    page.click("#new-game summary")
+    name = page.locator("#player-list input").first
+    name.fill("Grandpa")
+    assert name.evaluate(TEXT_FITS), "the name is cut off"
+    page.context.close()

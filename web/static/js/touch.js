@@ -103,7 +103,7 @@ function draftFor(key, initial) {
   return store.get(key);
 }
 
-/** Choice buttons (and the Teach cards list's) show their whole text, never a broken word:
+/** Choice buttons (and the Teach cards list's, and an action row's) show their whole text, never a broken word:
  *  a group with a word that has no room even at 85% of its size takes fewer columns (one at
  *  most per row), then a text still too wide shrinks, to 70% of its size at most; past that
  *  its word ends in "…" and the button's title holds the whole text (as names do elsewhere). */
@@ -157,7 +157,7 @@ function fitSteppers(box) {
   for (const label of labels.filter(cut)) cutShort(label);
 }
 
-const CHOICE_GROUPS = ".choices, .teach-faces, .stepper";
+const CHOICE_GROUPS = ".choices, .teach-faces, .stepper, .action-row";
 
 function fitGroup(group) {
   if (!group.matches(".stepper")) fitChoices(group);
