@@ -83,11 +83,12 @@ function fitTv(board) {
   if (!root.classList.contains("tv")) return fitNames(board);
   let base = 0;
   const set = (k) => { root.style.fontSize = document.body.style.fontSize = k ? base * k + "px" : ""; };
-  const cut = () => [...board.querySelectorAll("*")].filter((el) => el.scrollWidth > el.clientWidth
-    && getComputedStyle(el).overflowX !== "visible");
   set(0);
   base = parseFloat(getComputedStyle(root).fontSize);
   fitNames(board);
+  // what can be cut short: elements that hide their overflow (the same at every size)
+  const clipping = [...board.querySelectorAll("*")].filter((el) => getComputedStyle(el).overflowX !== "visible");
+  const cut = () => clipping.filter((el) => el.scrollWidth > el.clientWidth);
   const cutAtBase = new Set(cut());
   const fits = () => {
     fitNames(board);
@@ -96,7 +97,7 @@ function fitTv(board) {
   };
   if (innerWidth <= 700 || !fits()) return;
   let low = 1, high = 2;
-  for (let i = 0; i < 6; i++) {
+  for (let i = 0; i < 4; i++) {  // within 1/16 of the largest size that fits
     const mid = (low + high) / 2;
     set(mid);
     if (fits()) low = mid; else high = mid;
