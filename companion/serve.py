@@ -138,9 +138,9 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def _start_demo_game(session: Session) -> None:
-    """Demo: a Toss Up! game ready to play, unless one is already under way."""
-    state = session.state()
-    if state["game"] is None or state["over"]:
+    """Demo: a Toss Up! game ready to play on a data folder that never had one. A game
+    played there before, finished or not, is kept: a restart gives back the same state."""
+    if session.state()["game"] is None:
         session.start("toss-up", DEMO_PLAYERS)
 
 

@@ -181,3 +181,30 @@ def test_serve_goes_on_when_its_output_is_closed(tmp_path: Path) -> None:
             proc.kill()
             proc.wait(timeout=10)
         proc.stderr.close()
+
+
+def test_a_demo_restart_gives_back_a_finished_game(tmp_path: Path) -> None:
+    # `./run demo` again after a game ended started a new Toss Up! for Ann, Ben and Cleo:
+    # the phones' winner screen gave way to it, and the version moved on
+    from companion.journal import Journal
+    from companion.serve import _start_demo_game
+    from companion.session import Session
+
+    journal = Journal(tmp_path)
+    try:
+        session = Session(journal)
+        _start_demo_game(session)
+        assert session.state()["game"] == "toss-up" and session.state()["version"] == 1
+        session.start("toss-up", ["Dee", "Eve"], {"target": 5})
+        for action in ({"type": "roll", "green": 6, "yellow": 4, "red": 0}, {"type": "bank"},
+                       {"type": "roll", "green": 1, "yellow": 9, "red": 0}, {"type": "bank"}):
+            session.act(action)
+        before = session.state()
+        assert before["over"]
+        restarted = Session(journal)
+        _start_demo_game(restarted)
+        after = restarted.state()
+        assert ([p["name"] for p in after["players"]], after["version"], after["over"]) == (
+            ["Dee", "Eve"], before["version"], True)
+    finally:
+        journal.close()
