@@ -190,8 +190,9 @@ TEXT_FITS = """el => {
 
 
 def test_a_small_phone_keeps_the_hosts_words_and_names_whole(browser, live_server):
-    # on a 320 px phone "The table vouches" broke as "vouche|s", and the new game form's
-    # name fields showed four letters ("Gran") beside their three buttons
+    # on a 320 px phone "The table vouches" broke as "vouche|s", the title read "Host ·
+    # Toss …", and the new game form's name fields showed four letters ("Gran") beside
+    # their three buttons
     assert live_server.request("POST", "/api/games", {
         "game": "toss-your-cookies", "players": ["Ann", "Ben", "Cleo"],
         "options": {"countdown_seconds": 30}})[0] == 201
@@ -202,6 +203,8 @@ def test_a_small_phone_keeps_the_hosts_words_and_names_whole(browser, live_serve
     unlock_host(page, live_server)
     page.wait_for_selector('body[data-version="3"] #vouch')
     assert page.evaluate(BROKEN_WORDS) == []
+    assert page.eval_on_selector("#title", "t => t.scrollWidth <= t.clientWidth && "
+                                 "t.scrollHeight <= t.clientHeight"), "'Host · Toss …'"
     page.click("#new-game summary")
     name = page.locator("#player-list input").first
     name.fill("Grandpa")
