@@ -279,13 +279,13 @@ TV_TYPE = """() => [parseFloat(getComputedStyle(document.documentElement).fontSi
 @pytest.mark.parametrize("width, height, over", [(1920, 1080, False), (1280, 720, False),
                                                  (1280, 720, True)])
 def test_the_tv_type_grows_to_fill_the_screen(browser, live_server, width, height, over):
-    # the TV's type was sized for six players of the longest game: with four, a 1080p TV
+    # the TV's type was sized for six players of the longest game: with five, a 1080p TV
     # left the lower half empty and names 30 px high, small across a room
     if over:
         finish_toss_up(live_server, ["Ann", "Ben"])
     else:
         assert live_server.request("POST", "/api/games", {
-            "game": "toss-up", "players": ["Ann", "Ben", "Cleo", "Dee"]})[0] == 201
+            "game": "toss-up", "players": ["Ann", "Ben", "Cleo", "Dee", "Eve"]})[0] == 201
         act(live_server, {"type": "roll", "green": 5, "yellow": 5, "red": 0}, {"type": "bank"})
     page = browser.new_context(viewport={"width": width, "height": height}).new_page()
     page.goto(live_server.url + "/tv")
@@ -296,7 +296,19 @@ def test_the_tv_type_grows_to_fill_the_screen(browser, live_server, width, heigh
     assert cut == [], "a name was cut short to make the type grow"
     assert page.evaluate("document.documentElement.scrollHeight") <= height
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    if not over:  # the news of a change hides none of the board's words
+        act(live_server, {"type": "roll", "green": 4, "yellow": 4, "red": 2})
+        page.wait_for_selector("#toast:not([hidden])")
+        assert page.evaluate(TOAST_COVERS) == []
     page.context.close()
+
+
+#: The board's words the toast lies over.
+TOAST_COVERS = """() => { const t = document.getElementById("toast").getBoundingClientRect();
+  return [...document.querySelectorAll("#board *")].filter(e => [...e.childNodes].some(
+    n => n.nodeType === 3 && n.textContent.trim())).filter(e => { const r = e.getBoundingClientRect();
+    return r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom; })
+    .map(e => e.textContent); }"""
 
 
 @pytest.mark.parametrize("game, players", [("toss-your-cookies", ["Ann", "Ben", "Cy"]),
