@@ -84,8 +84,10 @@ const Touch = {
     return h("div", {class: "timer-bar"},
       h("div", {class: "timer-big"}, timerView(timer, "host-clock") || h("span", {class: "clock paused none", text: "no timer"})),
       h("div", {class: "action-row"},
-        Touch.act(running ? "Pause" : started ? "Resume" : "Start timer", {type: "toggle"}, send,
-                  {tone: "ghost", id: "timer-toggle"}),
+        // what the button says, not "toggle": a tap after the timer button on the table
+        // (or another host) changed it is refused, instead of undoing what they did
+        Touch.act(running ? "Pause" : started ? "Resume" : "Start timer", {type: running ? "pause" : "resume"},
+                  send, {tone: "ghost", id: "timer-toggle"}),
         Touch.act("+30 s", {type: "add_time", seconds: 30}, send,
                   {tone: "ghost", id: "add-time", disabled: !running && opts && opts.addWhilePaused === false})),
       extra || null);
