@@ -190,12 +190,14 @@ class TimerAction:
     """A timed game's timer action ``kind`` at ``at`` (epoch seconds).
 
     Each game names its kinds (``start``, ``pause``, ``add_time``, ``timeout``, ...);
-    ``seconds`` is the time an ``add_time`` adds.
+    ``seconds`` is the time an ``add_time`` adds; ``phase``, when given, the phase the
+    action was meant for (a game refuses it in another).
     """
 
     kind: str
     at: float
     seconds: float = 0.0
+    phase: str | None = None
 
 
 def parse_at(data: Mapping[str, Any]) -> float:

@@ -137,6 +137,8 @@ def parse_action(data: Mapping[str, Any]) -> Action:
         return Withdraw(at)
     if kind == "roll":
         return rules.parse_roll(data, at)
+    if kind == "skip":
+        return TimerAction(kind, at, phase=rules.parse_skip_phase(data))
     seconds = timers.parse_seconds(data, "seconds", high=120) if kind == "add_time" else 0.0
     return TimerAction("start" if kind == "resume" else kind, at, seconds)
 

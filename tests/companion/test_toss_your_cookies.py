@@ -173,6 +173,18 @@ def test_skip_calls_toss_now_and_ends_the_scramble():
     assert game.public_state(state)["phase"] == "roll"
 
 
+def test_a_skip_meant_for_the_countdown_does_not_end_the_scramble():
+    # the next button called Toss! a moment before the host tapped "Toss! now" on a page
+    # that had not yet seen it: the host's skip ended the scramble it had just started
+    state = play(four(), roll("toss", 2), {"type": "skip", "phase": "countdown", "at": T0 + 1})
+    assert game.public_state(state)["phase"] == "scramble"
+    refused(state, {"type": "skip", "phase": "countdown", "at": T0 + 2}, NotNow,
+            "The countdown is already over: the scramble is on.")
+    refused(state, {"type": "skip", "phase": "toss", "at": T0 + 2}, InvalidAction, "'phase'")
+    state = play(state, {"type": "skip", "phase": "scramble", "at": T0 + 3})
+    assert game.public_state(state)["phase"] == "roll"
+
+
 def test_without_a_scramble_timer_the_scramble_waits_for_skip():
     state = play(four(scramble_seconds=0), roll("toss", 2), {"type": "timeout", "at": T0 + 5})
     assert game.public_state(state)["phase"] == "scramble" and game.deadline(state) is None

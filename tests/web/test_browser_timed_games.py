@@ -146,3 +146,22 @@ def test_a_host_tap_after_the_timer_button_does_not_undo_it(browser, live_server
     assert not session.state()["timer"]["running"], "the host's tap restarted the timer"
     assert not host.js_errors
     host.context.close()
+
+
+def test_a_host_tap_after_the_next_button_does_not_end_the_scramble(browser, live_server):
+    # "Toss! now" sent a bare skip: when the next button had called Toss! a moment before
+    # (the page not yet redrawn), the host's tap ended the scramble that had just begun
+    assert live_server.request("POST", "/api/games", {
+        "game": "toss-your-cookies", "players": ["Ann", "Ben", "Cy"],
+        "options": {"countdown_seconds": 30, "scramble_seconds": 60}})[0] == 201
+    assert live_server.request("POST", "/api/actions", {"type": "toss"})[0] == 200
+    host = open_host(browser, live_server)
+    host.wait_for_selector('body[data-version="2"] #skip:text-is("Toss! now")')
+    host.evaluate("Live.source.close()")  # the page misses the next change for a moment
+    session = live_server.app.extensions["companion"].session
+    assert Controls(session).handle("next") == "next: done"  # Toss!: the scramble is on
+    host.click("#skip")  # still reads "Toss! now"
+    host.wait_for_selector("#error:has-text('The countdown is already over')")
+    assert session.state()["phase"] == "scramble", "the host's tap ended the scramble"
+    assert not host.js_errors
+    host.context.close()
