@@ -165,3 +165,20 @@ def test_a_host_tap_after_the_next_button_does_not_end_the_scramble(browser, liv
     assert session.state()["phase"] == "scramble", "the host's tap ended the scramble"
     assert not host.js_errors
     host.context.close()
+
+
+def test_a_host_tap_after_the_next_button_ends_no_second_phase(browser, live_server):
+    # "Next phase →" sent a bare next: a tap a moment after the next button on the table
+    # ended Recruitment (the page not yet redrawn) ended Deployment as well
+    assert live_server.request("POST", "/api/games", {"game": "paper-tales",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    host = open_host(browser, live_server)
+    host.wait_for_selector('body[data-version="1"] #next-phase')
+    host.evaluate("Live.source.close()")  # the page misses the next change for a moment
+    session = live_server.app.extensions["companion"].session
+    assert Controls(session).handle("next") == "next: done"  # Deployment now
+    host.click("#next-phase")
+    host.wait_for_selector("#error:has-text('Recruitment is already over')")
+    assert session.state()["phase"] == "deployment", "the host's tap ended a second phase"
+    assert not host.js_errors
+    host.context.close()
