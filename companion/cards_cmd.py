@@ -14,7 +14,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO, Callable, Collection
 
 from vision.cards import read_cards
 from vision.deck import IMAGE_SUFFIXES, Deck, card_id_of, load_deck, rectified_face, save_face
@@ -114,22 +114,27 @@ class _Score:
 
 
 def learn_from_folder(photos_dir: str | Path, deck_dir: str | Path, *,
-                      out: IO[str] = sys.stdout) -> int:
+                      out: IO[str] = sys.stdout, cards: Collection[str] | None = None) -> int:
     """Teach a deck from photos named by card id: find the card, rectify, save its face.
 
     Each photo ``<card-id>.jpg`` (or ``<card-id>@<n>.jpg``) shows one card on a table;
     its rectified face is written to ``deck_dir/<same stem>.png``. A photo where no card
-    is found is saved whole, as a scan would be. Returns 0, or 1 if a photo was unreadable.
+    is found is saved whole, as a scan would be. With ``cards`` (the game's card ids) a
+    photo named otherwise is skipped, not taught as a face the game never plays. Returns 0,
+    1 if a photo was unreadable or none was taught (one line on stderr says why).
     """
     src, dst = Path(photos_dir), Path(deck_dir)
     if not src.is_dir():
         print(f"companion deck learn: {src} is not a folder", file=sys.stderr)
         return 2
-    dst.mkdir(parents=True, exist_ok=True)
     status, taught = 0, 0
     for photo in sorted(p for p in src.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
         if not _ID.match(card_id_of(photo.name)):
             out.write(f"{photo.name}: not named by a card id; skipped\n")
+            continue
+        if cards is not None and card_id_of(photo.name) not in cards:
+            out.write(f"{photo.name}: no card of this game is called "
+                      f"'{card_id_of(photo.name)}'; skipped\n")
             continue
         try:
             face = rectified_face(read_image(photo))
@@ -137,8 +142,13 @@ def learn_from_folder(photos_dir: str | Path, deck_dir: str | Path, *,
             out.write(f"{photo.name}: {exc}; skipped\n")
             status = 1
             continue
+        dst.mkdir(parents=True, exist_ok=True)
         save_face(dst / f"{photo.stem}.png", face)
         taught += 1
+    if not taught:
+        print(f"companion deck learn: no card taught from {src}: it needs photos named by "
+              "card id, e.g. <card-id>.jpg", file=sys.stderr)
+        return 1
     out.write(f"taught {taught} card faces into {dst}\n")
     return status
 

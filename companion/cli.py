@@ -44,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     rec.add_argument("--camera", required=True, help="auto, picamera2, opencv:N, replay:PATH")
     rec.add_argument("--suite", required=True, metavar="DIR",
                      help="suite folder (created if missing; labels.json is added to)")
-    rec.add_argument("--kind", choices=("dice", "cards"), default="dice")
+    rec.add_argument("--kind", choices=("dice", "cards"), default="dice",
+                     help="what the suite's images show (default dice)")
     rec.add_argument("--deck", default=None, metavar="DECK_DIR",
                      help="cards: the deck folder to note in labels.json (default: deck)")
     when = rec.add_mutually_exclusive_group()
@@ -60,15 +61,19 @@ def build_parser() -> argparse.ArgumentParser:
     dice = kinds.add_parser("dice", help="count Toss Up! dice by top-face colour")
     dice.add_argument("--json", action="store_true", required=True,
                       help="one JSON object per line (the only format)")
-    dice.add_argument("images", nargs="+", metavar="IMAGE")
+    dice.add_argument("images", nargs="+", metavar="IMAGE",
+                      help="photos of the table from above (.jpg or .png)")
     cards = kinds.add_parser("cards", help="name the known card faces")
-    cards.add_argument("--deck", required=True, metavar="DECK_DIR")
+    cards.add_argument("--deck", required=True, metavar="DECK_DIR",
+                       help="folder of the deck's faces, one <card-id>.png or .jpg each")
     cards.add_argument("--json", action="store_true", required=True,
                        help="one JSON object per line (the only format)")
-    cards.add_argument("images", nargs="+", metavar="IMAGE")
+    cards.add_argument("images", nargs="+", metavar="IMAGE",
+                       help="photos of the table from above (.jpg or .png)")
 
     ev = sub.add_parser("eval", help="score the recognizer on a recorded-image suite")
-    ev.add_argument("suite", metavar="SUITE_DIR")
+    ev.add_argument("suite", metavar="SUITE_DIR",
+                    help="folder with labels.json and the images it names")
 
     deck = sub.add_parser("deck", help="teach a card deck")
     deck_cmds = deck.add_subparsers(dest="deck_command", required=True, parser_class=_Parser)
@@ -95,9 +100,11 @@ def build_parser() -> argparse.ArgumentParser:
                           help="write a systemd unit and an Avahi file to start at boot")
     inst.add_argument("--dest", required=True, metavar="DIR",
                       help="folder to write companion.service and companion.avahi.service")
-    inst.add_argument("--port", type=int, default=8000)
-    inst.add_argument("--camera", default="auto")
-    inst.add_argument("--data-dir", default=None)
+    inst.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    inst.add_argument("--camera", default="auto",
+                      help="auto, picamera2, opencv:N, replay:PATH or none (default auto)")
+    inst.add_argument("--data-dir", default=None,
+                      help="folder for the journal and companion.toml")
     return parser
 
 
@@ -169,12 +176,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "deck":
             from companion.cards_cmd import learn_from_folder
 
-            return learn_from_folder(args.photos, _photo_deck(args), out=sys.stdout)
+            deck = _photo_deck(args)
+            return learn_from_folder(args.photos, deck, out=sys.stdout,
+                                     cards=_game_cards(args.game))
         if args.command == "install-service":
             return _install_service(args)
     except KeyboardInterrupt:
         return 130
     return 2
+
+
+def _game_cards(game: str | None) -> set[str] | None:
+    """The card ids of ``game`` (whose deck ``_photo_deck`` checked), or None without one."""
+    if game is None:
+        return None
+    from companion.deck_teach import card_faces
+
+    return {face.id for face in card_faces(game)}
 
 
 def _photo_deck(args: argparse.Namespace) -> Path:
@@ -187,14 +205,15 @@ def _photo_deck(args: argparse.Namespace) -> Path:
     from companion.deck_teach import card_faces, deck_folder
     from companion.errors import InvalidAction
 
+    if args.game is not None:
+        try:
+            card_faces(args.game)
+        except InvalidAction as exc:
+            build_parser().error(str(exc))
     if args.deck is not None:
         return Path(args.deck)
     if args.game is None:
         build_parser().error("deck learn --from needs --deck DECK_DIR or --game GAME_ID")
-    try:
-        card_faces(args.game)
-    except InvalidAction as exc:
-        build_parser().error(str(exc))
     return deck_folder(resolve_data_dir(args.data_dir), args.game)
 
 

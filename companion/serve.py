@@ -117,8 +117,8 @@ def serve(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, _on_sigterm)
     # Announce only once SIGTERM is handled: a supervisor may stop us right after it.
-    _announce(server.port, config.host, pin, folder, spec)
     try:
+        _announce(server.port, config.host, pin, folder, spec)
         server.run()
     except KeyboardInterrupt:
         pass
@@ -138,18 +138,29 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def _start_demo_game(session: Session) -> None:
-    """Demo: a Toss Up! game ready to play, unless one is already under way."""
-    state = session.state()
-    if state["game"] is None or state["over"]:
+    """Demo: a Toss Up! game ready to play on a data folder that never had one. A game
+    played there before, finished or not, is kept: a restart gives back the same state."""
+    if session.state()["game"] is None:
         session.start("toss-up", DEMO_PLAYERS)
 
 
 def _announce(port: int, host: str, pin: str, folder: Path, camera: str) -> None:
     """Print where phones connect (by IP: phones resolve ``.local`` names unreliably)."""
-    from web.qr import lan_address, terminal_qr
+    from web.qr import lan_address
 
     address = (lan_address() or "127.0.0.1") if host in ("0.0.0.0", "::", "") else host
     url = f"http://{address}:{port}/"
+    try:
+        _print_banner(url, pin, folder, camera)
+    except OSError as exc:  # stdout closed (``| head``, a closed terminal): serve on
+        sys.stdout = None  # type: ignore[assignment]  # print() then writes nothing
+        log.warning("could not print the address (%s); scoreboard %s, host page %shost",
+                    exc.strerror or exc, url, url)
+
+
+def _print_banner(url: str, pin: str, folder: Path, camera: str) -> None:
+    from web.qr import terminal_qr
+
     print(f"""
 {terminal_qr(url)}
 

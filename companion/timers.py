@@ -190,12 +190,14 @@ class TimerAction:
     """A timed game's timer action ``kind`` at ``at`` (epoch seconds).
 
     Each game names its kinds (``start``, ``pause``, ``add_time``, ``timeout``, ...);
-    ``seconds`` is the time an ``add_time`` adds.
+    ``seconds`` is the time an ``add_time`` adds; ``phase``, when given, the phase the
+    action was meant for (a game refuses it in another).
     """
 
     kind: str
     at: float
     seconds: float = 0.0
+    phase: str | None = None
 
 
 def parse_at(data: Mapping[str, Any]) -> float:
@@ -208,11 +210,13 @@ def parse_at(data: Mapping[str, Any]) -> float:
 
 
 def parse_seconds(data: Mapping[str, Any], key: str, *, low: float = 0.0,
-                high: float = 3600.0) -> float:
-    """A number of seconds, ``low`` < value <= ``high``, or InvalidAction naming it."""
+                high: float = 3600.0, from_low: bool = False) -> float:
+    """A number of seconds, ``low`` < value <= ``high`` (``low`` <= value with
+    ``from_low``), or InvalidAction naming it."""
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
-            math.isfinite(value) and low < value <= high):
-        raise InvalidAction(f"'{key}' must be a number of seconds above {low:g} "
-                            f"and at most {high:g}.")
+            math.isfinite(value) and (low <= value if from_low else low < value)
+            and value <= high):
+        span = f"from {low:g} to {high:g}" if from_low else f"above {low:g} and at most {high:g}"
+        raise InvalidAction(f"'{key}' must be a number of seconds {span}.")
     return float(value)

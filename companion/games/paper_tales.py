@@ -81,7 +81,9 @@ ACTIONS: dict[str, ActionDoc] = {
         {"seconds": {"type": "number", "exclusiveMinimum": 0, "maximum": 3600}},
         {"type": "add_time", "seconds": 30}, required=("seconds",)),
     "next": ActionDoc("End this phase and begin the next (Wars unscored: scored from the "
-                      "realms; Aging: aged Units die, the rest age).", {}, {"type": "next"}),
+                      "realms; Aging: aged Units die, the rest age); with `phase`, only that "
+                      "one (a tap meant for a phase the button already ended is refused).",
+                      {"phase": {"type": "string", "enum": list(PHASES)}}, {"type": "next"}),
     "timeout": ActionDoc("Sent by the session when the phase timer runs out.",
                          {}, {"type": "timeout"}),
     "deploy": ActionDoc(
@@ -169,7 +171,10 @@ def parse_action(data: Mapping[str, Any]) -> Action:
         seconds = 0.0
         if kind == "add_time":
             seconds = timers.parse_seconds(data, "seconds")
-        return TimerAction("start" if kind == "resume" else kind, at, seconds)
+        phase = data.get("phase") if kind == "next" else None
+        if phase is not None and phase not in PHASES:
+            raise InvalidAction(f"'phase' must be one of {', '.join(PHASES)}.")
+        return TimerAction("start" if kind == "resume" else kind, at, seconds, phase)
     if kind == "correct":
         return parse_correct(data)
     return parse_ledger_action(kind, data)
@@ -209,6 +214,9 @@ def _check_timer(state: State, action: TimerAction) -> None:
     if kind == "next":
         if state.phase == END:
             raise NotNow("Enter each player's Building LP (tally) to finish the game.")
+        if action.phase not in (None, PHASES[state.phase]):  # a page that had not seen it
+            raise NotNow(f"{action.phase.capitalize()} is already over: "
+                         f"{PHASES[state.phase].capitalize()} is on.")
         return
     if state.phase == END:
         raise NotNow("The four turns are over; no phase timer is running.")

@@ -96,9 +96,8 @@ def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> St
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
     merged = check_options(options, OPTIONS, NAME)
     rounds = get_int(merged, "rounds", low=1, high=15)
-    countdown = timers.parse_seconds(merged, "countdown_seconds", low=2.999, high=30)
-    scramble = 0.0 if merged["scramble_seconds"] == 0 else timers.parse_seconds(
-        merged, "scramble_seconds", high=120)
+    countdown = timers.parse_seconds(merged, "countdown_seconds", low=3, high=30, from_low=True)
+    scramble = timers.parse_seconds(merged, "scramble_seconds", high=120, from_low=True)
     cookies = rules.parse_cookies(merged["cookies"], len(names))
     return State(players=names, wins=(0,) * len(names), cookies=cookies, rounds=rounds,
                  countdown_seconds=countdown, scramble_seconds=scramble)
@@ -138,6 +137,8 @@ def parse_action(data: Mapping[str, Any]) -> Action:
         return Withdraw(at)
     if kind == "roll":
         return rules.parse_roll(data, at)
+    if kind == "skip":
+        return TimerAction(kind, at, phase=rules.parse_skip_phase(data))
     seconds = timers.parse_seconds(data, "seconds", high=120) if kind == "add_time" else 0.0
     return TimerAction("start" if kind == "resume" else kind, at, seconds)
 

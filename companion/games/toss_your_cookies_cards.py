@@ -35,8 +35,10 @@ ACTIONS: dict[str, ActionDoc] = {
                           {"seconds": {"type": "number", "exclusiveMinimum": 0,
                                        "maximum": 120}},
                           {"type": "add_time", "seconds": 5}, required=("seconds",)),
-    "skip": ActionDoc("End the countdown (Toss now!) or the scramble at once.",
-                      {}, {"type": "skip"}),
+    "skip": ActionDoc("End the countdown (Toss now!) or the scramble at once; with `phase`, "
+                      "only that one (a tap meant for the countdown does not end the scramble).",
+                      {"phase": {"type": "string", "enum": ["countdown", "scramble"]}},
+                      {"type": "skip", "phase": "countdown"}),
     "timeout": ActionDoc("Sent by the session when the countdown or scramble runs out.",
                          {}, {"type": "timeout"}),
     "snickerdoodle": ActionDoc(

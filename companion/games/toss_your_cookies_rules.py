@@ -191,12 +191,25 @@ def winning_cookie(hand: tuple[str, ...], cookies: tuple[str, ...], players: int
     return best
 
 
+def parse_skip_phase(data: Mapping[str, Any]) -> str | None:
+    """The phase a ``skip`` ends (``countdown`` or ``scramble``), or None: whichever is on.
+
+    :raises InvalidAction: another value.
+    """
+    phase = data.get("phase")
+    if phase not in (None, "countdown", "scramble"):
+        raise InvalidAction("'phase' must be \"countdown\" or \"scramble\".")
+    return phase  # type: ignore[return-value]
+
+
 def check_timer(timer: timers.Timer | None, phase: str, action: TimerAction) -> None:
     """Raise NotNow if a timer action does not fit the countdown or scramble now."""
     kind = action.kind
     if phase == "roll":
         raise NotNow("No Toss is on; roll the dice (or press Toss).")
     if kind == "skip":
+        if action.phase not in (None, phase):  # a tap on a page that had not seen the change
+            raise NotNow(f"The {action.phase} is already over: the {phase} is on.")
         return
     if timer is None:
         raise NotNow(f"The {phase} has no timer; skip ends it.")

@@ -338,6 +338,32 @@ def test_cli_from_folder_teaches_a_games_deck_where_the_companion_reads_it(tmp_p
         assert stop.value.code == 2 and message in err and "Traceback" not in err
 
 
+def test_cli_from_folder_teaches_nothing_the_game_does_not_play(tmp_path, capsys):
+    # a photo named as the camera app names it was taught as a face "IMG_0001" of Sorry!
+    # Revenge, and an empty folder (a wrong path) answered "taught 0 card faces", exit 0
+    photos, data = tmp_path / "photos", tmp_path / "data"
+    photos.mkdir()
+    assert main(["deck", "learn", "--from", str(photos), "--game", "sorry-21",
+                 "--data-dir", str(data)]) == 1
+    err = capsys.readouterr().err
+    assert "no card taught from" in err and err.count("\n") == 1
+    cv2.imwrite(str(photos / "IMG_0001.jpg"), one_card("hero-moon"))
+    assert main(["deck", "learn", "--from", str(photos), "--game", "sorry-21",
+                 "--data-dir", str(data)]) == 1
+    captured = capsys.readouterr()
+    assert "IMG_0001.jpg: no card of this game is called 'IMG_0001'; skipped" in captured.out
+    assert "no card taught from" in captured.err and "Traceback" not in captured.err
+    assert not list(data.rglob("*.png"))
+    cv2.imwrite(str(photos / "switch.jpg"), one_card("hero-moon"))
+    assert main(["deck", "learn", "--from", str(photos), "--game", "sorry-21",
+                 "--data-dir", str(data)]) == 0
+    assert [p.name for p in (data / "decks" / "sorry-21").glob("*.png")] == ["switch.png"]
+    with pytest.raises(SystemExit) as stop:  # a wrong game with --deck: one line, no traceback
+        main(["deck", "learn", "--from", str(photos), "--game", "nope", "--deck",
+              str(tmp_path / "deck")])
+    assert stop.value.code == 2 and "Unknown game" in capsys.readouterr().err
+
+
 def test_a_fully_taught_game_says_so(tmp_path, capsys):
     deck = tmp_path / "decks" / "toss-your-cookies"
     deck.mkdir(parents=True)

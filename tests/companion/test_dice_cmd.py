@@ -145,3 +145,23 @@ def test_help_speaks_to_users(capsys):
         main(["--help"])
     out = capsys.readouterr().out
     assert "``" not in out and "root of the stack" not in out
+
+
+def test_every_argument_of_every_command_says_what_it_takes():
+    # `companion detect dice --help` listed IMAGE, `eval --help` SUITE_DIR and
+    # `install-service --help` --port, --camera, --data-dir with no word about them
+    import argparse
+
+    from companion.cli import build_parser
+
+    def parsers(parser):
+        yield parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    yield from parsers(sub)
+
+    silent = [f"{p.prog} {a.dest}" for p in parsers(build_parser()) for a in p._actions
+              if not isinstance(a, (argparse._HelpAction, argparse._SubParsersAction))
+              and not a.help]
+    assert silent == []

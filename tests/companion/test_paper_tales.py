@@ -494,3 +494,14 @@ def test_every_documented_example_parses_once_stamped(kind):
     doc = game.ACTIONS[kind]
     assert doc.example["type"] == kind and set(doc.required) <= set(doc.properties)
     game.parse_action({**doc.example, "at": T0})
+
+
+def test_a_next_meant_for_a_phase_already_over_is_refused():
+    # the next button ended Recruitment a moment before the host tapped "Next phase →" on a
+    # page that had not yet seen it: the host's tap ended Deployment too
+    state = play(game.new_game(["Ann", "Ben"], {}), {"type": "next", "phase": "recruitment"})
+    assert view(state)["phase"] == "deployment"
+    refused(state, {"type": "next", "phase": "recruitment"}, NotNow,
+            "Recruitment is already over: Deployment is on.")
+    refused(state, {"type": "next", "phase": "tea"}, InvalidAction, "'phase'")
+    assert view(play(state, {"type": "next", "phase": "deployment"}))["phase"] == "wars"

@@ -140,3 +140,71 @@ def test_a_bad_config_file_stops_serve_with_one_line(tmp_path: Path) -> None:
                           timeout=60)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "leds.ready must be a GPIO number" in done.stderr
+
+
+def test_serve_goes_on_when_its_output_is_closed(tmp_path: Path) -> None:
+    # `companion serve | head -3`: printing the address raised BrokenPipeError (a traceback)
+    # before the server ran, and the process hung on its threads instead of serving
+    read, write = os.pipe()
+    os.close(read)
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--host",
+                             "127.0.0.1", "--port", "0", "--pin", PIN, "--camera", "none",
+                             "--data-dir", str(tmp_path / "data")],
+                            cwd=ROOT, stdout=write, stderr=subprocess.PIPE,
+                            env={**clean, "GPIOZERO_PIN_FACTORY": "no-such-factory"})
+    os.close(write)
+    assert proc.stderr is not None
+    try:
+        err, port, deadline = b"", None, time.monotonic() + 60
+        while port is None and time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stderr], [], [], deadline - time.monotonic())
+            chunk = os.read(proc.stderr.fileno(), 4096) if ready else b""
+            if not chunk:
+                break
+            err += chunk
+            found = re.search(rb"scoreboard http://127\.0\.0\.1:(\d+)/", err)
+            port = int(found.group(1)) if found else None
+        assert port is not None, err
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        try:
+            conn.request("GET", "/api/state")
+            assert conn.getresponse().status == 200
+        finally:
+            conn.close()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+        err += proc.stderr.read()
+        assert b"Traceback" not in err and b"Exception ignored" not in err, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+        proc.stderr.close()
+
+
+def test_a_demo_restart_gives_back_a_finished_game(tmp_path: Path) -> None:
+    # `./run demo` again after a game ended started a new Toss Up! for Ann, Ben and Cleo:
+    # the phones' winner screen gave way to it, and the version moved on
+    from companion.journal import Journal
+    from companion.serve import _start_demo_game
+    from companion.session import Session
+
+    journal = Journal(tmp_path)
+    try:
+        session = Session(journal)
+        _start_demo_game(session)
+        assert session.state()["game"] == "toss-up" and session.state()["version"] == 1
+        session.start("toss-up", ["Dee", "Eve"], {"target": 5})
+        for action in ({"type": "roll", "green": 6, "yellow": 4, "red": 0}, {"type": "bank"},
+                       {"type": "roll", "green": 1, "yellow": 9, "red": 0}, {"type": "bank"}):
+            session.act(action)
+        before = session.state()
+        assert before["over"]
+        restarted = Session(journal)
+        _start_demo_game(restarted)
+        after = restarted.state()
+        assert ([p["name"] for p in after["players"]], after["version"], after["over"]) == (
+            ["Dee", "Eve"], before["version"], True)
+    finally:
+        journal.close()

@@ -90,13 +90,22 @@ def test_cookie_sets_may_be_named_as_the_box_says():
     ({"cookies": ["fortune"]}, "3 different cookies"),
     ({"cookies": ["oatmeal", "fortune", "sandwich"]}, "no cookie 'oatmeal'"),
     ({"rounds": 0}, "'rounds'"),
-    ({"countdown_seconds": 2}, "'countdown_seconds'"),
-    ({"scramble_seconds": -1}, "'scramble_seconds'"),
+    ({"countdown_seconds": 2}, "'countdown_seconds' must be a number of seconds from 3 to 30."),
+    ({"countdown_seconds": 30.5}, "from 3 to 30"),  # said 'above 2.999'
+    ({"scramble_seconds": -1}, "'scramble_seconds' must be a number of seconds from 0 to 120."),
+    ({"scramble_seconds": False}, "from 0 to 120"),
     ({"turbo": True}, "no option 'turbo'"),
 ])
 def test_bad_options_are_refused_with_a_sentence(options, match):
     with pytest.raises(InvalidAction, match=match):
         game.new_game(["A", "B", "C"], options)
+
+
+def test_the_timer_options_take_the_ends_the_sentence_names():
+    state = game.new_game(["A", "B", "C"], {"countdown_seconds": 3, "scramble_seconds": 0})
+    assert (state.countdown_seconds, state.scramble_seconds) == (3.0, 0.0)
+    state = game.new_game(["A", "B", "C"], {"countdown_seconds": 30, "scramble_seconds": 120})
+    assert (state.countdown_seconds, state.scramble_seconds) == (30.0, 120.0)
 
 
 # -- rolls -------------------------------------------------------------------------------
@@ -161,6 +170,18 @@ def test_skip_calls_toss_now_and_ends_the_scramble():
     assert game.public_state(state)["phase"] == "scramble"
     assert game.deadline(state) == T0 + 11, "the scramble counts from the early Toss!"
     state = play(state, {"type": "skip", "at": T0 + 3})
+    assert game.public_state(state)["phase"] == "roll"
+
+
+def test_a_skip_meant_for_the_countdown_does_not_end_the_scramble():
+    # the next button called Toss! a moment before the host tapped "Toss! now" on a page
+    # that had not yet seen it: the host's skip ended the scramble it had just started
+    state = play(four(), roll("toss", 2), {"type": "skip", "phase": "countdown", "at": T0 + 1})
+    assert game.public_state(state)["phase"] == "scramble"
+    refused(state, {"type": "skip", "phase": "countdown", "at": T0 + 2}, NotNow,
+            "The countdown is already over: the scramble is on.")
+    refused(state, {"type": "skip", "phase": "toss", "at": T0 + 2}, InvalidAction, "'phase'")
+    state = play(state, {"type": "skip", "phase": "scramble", "at": T0 + 3})
     assert game.public_state(state)["phase"] == "roll"
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from companion.camera_link import CardLink
-from tests.web.test_browser_review import open_host, open_page, snap
+from tests.web.test_browser_review import finish_toss_up, open_host, open_page, snap
 
 pytestmark = pytest.mark.browser
 
@@ -268,6 +268,47 @@ def test_the_tv_view_fits_the_screen_without_scrolling(browser, live_server, wid
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     snap(page, f"product-tv-{width}x{height}")
     page.context.close()
+
+
+#: Root type size in px, and the names cut short ("…") on the board.
+TV_TYPE = """() => [parseFloat(getComputedStyle(document.documentElement).fontSize),
+  [...document.querySelectorAll('#board .player-name, #board .final-name, #board .winner-names')]
+    .filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)]"""
+
+
+@pytest.mark.parametrize("width, height, over", [(1920, 1080, False), (1280, 720, False),
+                                                 (1280, 720, True)])
+def test_the_tv_type_grows_to_fill_the_screen(browser, live_server, width, height, over):
+    # the TV's type was sized for six players of the longest game: with five, a 1080p TV
+    # left the lower half empty and names 30 px high, small across a room
+    if over:
+        finish_toss_up(live_server, ["Ann", "Ben"])
+    else:
+        assert live_server.request("POST", "/api/games", {
+            "game": "toss-up", "players": ["Ann", "Ben", "Cleo", "Dee", "Eve"]})[0] == 201
+        act(live_server, {"type": "roll", "green": 5, "yellow": 5, "red": 0}, {"type": "bank"})
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page.goto(live_server.url + "/tv")
+    page.wait_for_selector("#board #chart")
+    root, cut = page.evaluate(TV_TYPE)
+    snap(page, f"product-tv-type-{width}x{height}{'-over' if over else ''}")
+    assert root >= 1.25 * min(20, 0.0185 * height), "the type kept the size for six players"
+    assert cut == [], "a name was cut short to make the type grow"
+    assert page.evaluate("document.documentElement.scrollHeight") <= height
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    if not over:  # the news of a change hides none of the board's words
+        act(live_server, {"type": "roll", "green": 4, "yellow": 4, "red": 2})
+        page.wait_for_selector("#toast:not([hidden])")
+        assert page.evaluate(TOAST_COVERS) == []
+    page.context.close()
+
+
+#: The board's words the toast lies over.
+TOAST_COVERS = """() => { const t = document.getElementById("toast").getBoundingClientRect();
+  return [...document.querySelectorAll("#board *")].filter(e => [...e.childNodes].some(
+    n => n.nodeType === 3 && n.textContent.trim())).filter(e => { const r = e.getBoundingClientRect();
+    return r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom; })
+    .map(e => e.textContent); }"""
 
 
 @pytest.mark.parametrize("game, players", [("toss-your-cookies", ["Ann", "Ben", "Cy"]),

@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 
 from tests.web.browser_support import unlock_host
+from tests.web.test_browser_review import open_host
 from companion.camera_link import CardLink
+from companion.controls import Controls
 
 pytestmark = pytest.mark.browser
 
@@ -125,3 +127,58 @@ def test_toss_now_from_the_host_is_called_out_on_the_phones(browser, live_server
     assert phone.evaluate("Cues.played").count("go") == 1, "called once"
     assert not phone.js_errors
     phone.context.close()
+
+
+def test_a_host_tap_after_the_timer_button_does_not_undo_it(browser, live_server):
+    # the host page's Pause sent "toggle": when the timer button on the table had paused the
+    # phase a moment before (the page not yet redrawn), the host's Pause started it again
+    assert live_server.request("POST", "/api/games", {"game": "paper-tales",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    assert live_server.request("POST", "/api/actions", {"type": "start"})[0] == 200
+    host = open_host(browser, live_server)
+    host.wait_for_selector('body[data-version="2"] #timer-toggle:text-is("Pause")')
+    host.evaluate("Live.source.close()")  # the page misses the next change for a moment
+    session = live_server.app.extensions["companion"].session
+    assert Controls(session).handle("timer") == "timer: done"  # the button pauses it
+    assert not session.state()["timer"]["running"]
+    host.click("#timer-toggle")  # still reads "Pause"
+    host.wait_for_selector("#error:has-text('not running')")
+    assert not session.state()["timer"]["running"], "the host's tap restarted the timer"
+    assert not host.js_errors
+    host.context.close()
+
+
+def test_a_host_tap_after_the_next_button_does_not_end_the_scramble(browser, live_server):
+    # "Toss! now" sent a bare skip: when the next button had called Toss! a moment before
+    # (the page not yet redrawn), the host's tap ended the scramble that had just begun
+    assert live_server.request("POST", "/api/games", {
+        "game": "toss-your-cookies", "players": ["Ann", "Ben", "Cy"],
+        "options": {"countdown_seconds": 30, "scramble_seconds": 60}})[0] == 201
+    assert live_server.request("POST", "/api/actions", {"type": "toss"})[0] == 200
+    host = open_host(browser, live_server)
+    host.wait_for_selector('body[data-version="2"] #skip:text-is("Toss! now")')
+    host.evaluate("Live.source.close()")  # the page misses the next change for a moment
+    session = live_server.app.extensions["companion"].session
+    assert Controls(session).handle("next") == "next: done"  # Toss!: the scramble is on
+    host.click("#skip")  # still reads "Toss! now"
+    host.wait_for_selector("#error:has-text('The countdown is already over')")
+    assert session.state()["phase"] == "scramble", "the host's tap ended the scramble"
+    assert not host.js_errors
+    host.context.close()
+
+
+def test_a_host_tap_after_the_next_button_ends_no_second_phase(browser, live_server):
+    # "Next phase →" sent a bare next: a tap a moment after the next button on the table
+    # ended Recruitment (the page not yet redrawn) ended Deployment as well
+    assert live_server.request("POST", "/api/games", {"game": "paper-tales",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    host = open_host(browser, live_server)
+    host.wait_for_selector('body[data-version="1"] #next-phase')
+    host.evaluate("Live.source.close()")  # the page misses the next change for a moment
+    session = live_server.app.extensions["companion"].session
+    assert Controls(session).handle("next") == "next: done"  # Deployment now
+    host.click("#next-phase")
+    host.wait_for_selector("#error:has-text('Recruitment is already over')")
+    assert session.state()["phase"] == "deployment", "the host's tap ended a second phase"
+    assert not host.js_errors
+    host.context.close()

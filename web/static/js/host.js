@@ -223,6 +223,11 @@ document.getElementById("preview-card").addEventListener("toggle", (e) => {
   if (e.target.open) img.src = "/api/camera/preview.mjpeg";
   else img.removeAttribute("src");
 });
+// A picture streaming when the companion went away stopped (black after a restart): reopen.
+addEventListener("companion:back", () => {
+  const img = document.getElementById("preview");
+  if (img.getAttribute("src")) img.src = "/api/camera/preview.mjpeg?again=" + Date.now();
+});
 
 NewGame.init();
 Live.connect((state) => Host.render(state));

@@ -63,6 +63,7 @@ const Live = {
   shown: -1,
   last: null,
   source: null,
+  opened: false,
   onState: null,
   status: "connecting",
 
@@ -83,7 +84,14 @@ const Live = {
     // The first state after a (re)connect is the server's current one, so it is shown even
     // if its version is lower (the companion was started on a fresh data folder).
     let first = true;
-    source.addEventListener("open", () => { this.setStatus("live"); first = true; });
+    source.addEventListener("open", () => {
+      this.setStatus("live");
+      first = true;
+      // back after the companion was away (a restart, a Wi-Fi drop): streams the page holds
+      // besides this one (the camera's picture) ended meanwhile and are opened again
+      if (this.opened) dispatchEvent(new Event("companion:back"));
+      this.opened = true;
+    });
     source.addEventListener("state", (e) => {
       this.setStatus("live");
       try { this.accept(JSON.parse(e.data), first); } catch (err) { console.error(err); }

@@ -21,7 +21,7 @@ const Board = {
     else if (panel && panel.render) content = panel.render(state);
     else content = genericPanel(state);
     fill(board, state.over ? winnerBanner(state) : null, twoColumns(content));
-    fitNames(board);
+    fitTv(board);
     Calls.sync(state.calls);
     if (fresh) this.cues(state, panel);
   },
@@ -72,6 +72,38 @@ function fitNames(board) {
     const size = parseFloat(getComputedStyle(el).fontSize);
     el.style.fontSize = Math.max(0.7, 0.98 * el.clientWidth / el.scrollWidth) * size + "px";
   }
+}
+
+/** A TV is read from across the room: its type grows from the CSS size (which fits the
+ *  longest game's most players) while the board still fits the screen and cuts no more
+ *  words short than at that size, to twice that at most; names are fitted at each size
+ *  tried (fitNames). Elsewhere only fitNames runs. */
+function fitTv(board) {
+  const root = document.documentElement;
+  if (!root.classList.contains("tv")) return fitNames(board);
+  let base = 0;
+  const set = (k) => { root.style.fontSize = document.body.style.fontSize = k ? base * k + "px" : ""; };
+  set(0);
+  base = parseFloat(getComputedStyle(root).fontSize);
+  fitNames(board);
+  // what can be cut short: elements that hide their overflow (the same at every size)
+  const clipping = [...board.querySelectorAll("*")].filter((el) => getComputedStyle(el).overflowX !== "visible");
+  const cut = () => clipping.filter((el) => el.scrollWidth > el.clientWidth);
+  const cutAtBase = new Set(cut());
+  const fits = () => {
+    fitNames(board);
+    return root.scrollHeight <= innerHeight && root.scrollWidth <= innerWidth
+      && cut().every((el) => cutAtBase.has(el));
+  };
+  if (innerWidth <= 700 || !fits()) return;
+  let low = 1, high = 2;
+  for (let i = 0; i < 4; i++) {  // within 1/16 of the largest size that fits
+    const mid = (low + high) / 2;
+    set(mid);
+    if (fits()) low = mid; else high = mid;
+  }
+  set(low);
+  fitNames(board);
 }
 
 /** Split a panel into its main column and a side column (scores, chart): one above the
@@ -168,6 +200,6 @@ if (document.documentElement.classList.contains("tv") || document.body.classList
     h("p", {text: "Scan to follow on your phone"})));
 }
 
-addEventListener("resize", () => fitNames(document.getElementById("board")));  // a phone turned
+addEventListener("resize", () => fitTv(document.getElementById("board")));  // a phone turned
 
 Live.connect((state, fresh) => Board.render(state, fresh));

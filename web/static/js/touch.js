@@ -84,8 +84,10 @@ const Touch = {
     return h("div", {class: "timer-bar"},
       h("div", {class: "timer-big"}, timerView(timer, "host-clock") || h("span", {class: "clock paused none", text: "no timer"})),
       h("div", {class: "action-row"},
-        Touch.act(running ? "Pause" : started ? "Resume" : "Start timer", {type: "toggle"}, send,
-                  {tone: "ghost", id: "timer-toggle"}),
+        // what the button says, not "toggle": a tap after the timer button on the table
+        // (or another host) changed it is refused, instead of undoing what they did
+        Touch.act(running ? "Pause" : started ? "Resume" : "Start timer", {type: running ? "pause" : "resume"},
+                  send, {tone: "ghost", id: "timer-toggle"}),
         Touch.act("+30 s", {type: "add_time", seconds: 30}, send,
                   {tone: "ghost", id: "add-time", disabled: !running && opts && opts.addWhilePaused === false})),
       extra || null);
@@ -103,7 +105,7 @@ function draftFor(key, initial) {
   return store.get(key);
 }
 
-/** Choice buttons (and the Teach cards list's) show their whole text, never a broken word:
+/** Choice buttons (and the Teach cards list's, and an action row's) show their whole text, never a broken word:
  *  a group with a word that has no room even at 85% of its size takes fewer columns (one at
  *  most per row), then a text still too wide shrinks, to 70% of its size at most; past that
  *  its word ends in "…" and the button's title holds the whole text (as names do elsewhere). */
@@ -157,7 +159,7 @@ function fitSteppers(box) {
   for (const label of labels.filter(cut)) cutShort(label);
 }
 
-const CHOICE_GROUPS = ".choices, .teach-faces, .stepper";
+const CHOICE_GROUPS = ".choices, .teach-faces, .stepper, .action-row";
 
 function fitGroup(group) {
   if (!group.matches(".stepper")) fitChoices(group);

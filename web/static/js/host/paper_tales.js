@@ -83,7 +83,7 @@
       h("p", {class: "turn-who", text: "Turn " + state.turn + " · " + title(state.phase)}),
       h("p", {class: "turn-meta", text: state.times_up ? "Time's up" : "Everyone plays at once"}))];
     if (state.phase === "tally") return [...parts, tally(state, send, redraw), ledger(state, send, redraw)];
-    parts.push(Touch.timerBar(state, send, Touch.act("Next phase →", {type: "next"}, send, {id: "next-phase"})));
+    parts.push(Touch.timerBar(state, send, Touch.act("Next phase →", {type: "next", phase: state.phase}, send, {id: "next-phase"})));
     if (state.phase === "deployment") parts.push(deploy(state, send, redraw));
     if (state.phase === "wars" && !state.wars) parts.push(wars(state, send, redraw));
     if (state.phase === "construction") parts.push(build(state, send, redraw));

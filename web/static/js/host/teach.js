@@ -170,6 +170,12 @@ const Teach = {
 
   stopLive() { this.el("teach-live").removeAttribute("src"); },
 
+  /** The companion is back after being away: a live picture that was streaming stopped. */
+  reopenLive() {
+    const img = this.el("teach-live");
+    if (img.getAttribute("src")) img.src = "/api/camera/preview.mjpeg?again=" + Date.now();
+  },
+
   showError(text) {
     const el = this.el("teach-error");
     el.textContent = text || "";
@@ -178,3 +184,4 @@ const Teach = {
 };
 
 Teach.init();
+addEventListener("companion:back", () => Teach.reopenLive());

@@ -72,7 +72,7 @@
     if (state.claim) return parts.concat(openClaim(state, send));
     if (state.phase === "roll") parts.push(rollPicker(state, send, redraw));
     else parts.push(Touch.timerBar(state, send, Touch.act(state.phase === "countdown" ? "Toss! now" : "End the scramble",
-                                                           {type: "skip"}, send, {tone: "ghost", id: "skip"}),
+                                                           {type: "skip", phase: state.phase}, send, {tone: "ghost", id: "skip"}),
                                    {addWhilePaused: false}));  // the rules add time to a running timer only
     parts.push(claim(state, send));
     return parts;
