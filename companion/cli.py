@@ -12,7 +12,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 
 class _Parser(argparse.ArgumentParser):
@@ -40,36 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
                                          "(the data folder's companion.toml, then flags)")
     _config_flags(conf)
 
-    rec = sub.add_parser("record", help="capture labelled camera frames into a test suite")
-    rec.add_argument("--camera", required=True, help="auto, picamera2, opencv:N, replay:PATH")
-    rec.add_argument("--suite", required=True, metavar="DIR",
-                     help="suite folder (created if missing; labels.json is added to)")
-    rec.add_argument("--kind", choices=("dice", "cards"), default="dice",
-                     help="what the suite's images show (default dice)")
-    rec.add_argument("--deck", default=None, metavar="DECK_DIR",
-                     help="cards: the deck folder to note in labels.json (default: deck)")
-    when = rec.add_mutually_exclusive_group()
-    when.add_argument("--every", type=float, default=None, metavar="SECONDS",
-                      help="capture every SECONDS (default: when Enter is pressed)")
-    when.add_argument("--count", type=int, default=None, metavar="N",
-                      help="stop after N images (with --label: N captures in a row)")
-    rec.add_argument("--label", default=None,
-                     help='the label of every capture: "3 4 3" (green yellow red) or card ids')
-
-    detect = sub.add_parser("detect", help="recognize dice or cards in image files")
-    kinds = detect.add_subparsers(dest="kind", required=True, parser_class=_Parser)
-    dice = kinds.add_parser("dice", help="count Toss Up! dice by top-face colour")
-    dice.add_argument("--json", action="store_true", required=True,
-                      help="one JSON object per line (the only format)")
-    dice.add_argument("images", nargs="+", metavar="IMAGE",
-                      help="photos of the table from above (.jpg or .png)")
-    cards = kinds.add_parser("cards", help="name the known card faces")
-    cards.add_argument("--deck", required=True, metavar="DECK_DIR",
-                       help="folder of the deck's faces, one <card-id>.png or .jpg each")
-    cards.add_argument("--json", action="store_true", required=True,
-                       help="one JSON object per line (the only format)")
-    cards.add_argument("images", nargs="+", metavar="IMAGE",
-                       help="photos of the table from above (.jpg or .png)")
+    _record_parser(sub)
+    _detect_parser(sub)
 
     ev = sub.add_parser("eval", help="score the recognizer on a recorded-image suite")
     ev.add_argument("suite", metavar="SUITE_DIR",
@@ -106,6 +78,43 @@ def build_parser() -> argparse.ArgumentParser:
     inst.add_argument("--data-dir", default=None,
                       help="folder for the journal and companion.toml")
     return parser
+
+
+def _record_parser(sub: Any) -> None:
+    """``companion record``: capture labelled camera frames into a test suite."""
+    rec = sub.add_parser("record", help="capture labelled camera frames into a test suite")
+    rec.add_argument("--camera", required=True, help="auto, picamera2, opencv:N, replay:PATH")
+    rec.add_argument("--suite", required=True, metavar="DIR",
+                     help="suite folder (created if missing; labels.json is added to)")
+    rec.add_argument("--kind", choices=("dice", "cards"), default="dice",
+                     help="what the suite's images show (default dice)")
+    rec.add_argument("--deck", default=None, metavar="DECK_DIR",
+                     help="cards: the deck folder to note in labels.json (default: deck)")
+    when = rec.add_mutually_exclusive_group()
+    when.add_argument("--every", type=float, default=None, metavar="SECONDS",
+                      help="capture every SECONDS (default: when Enter is pressed)")
+    when.add_argument("--count", type=int, default=None, metavar="N",
+                      help="stop after N images (with --label: N captures in a row)")
+    rec.add_argument("--label", default=None,
+                     help='the label of every capture: "3 4 3" (green yellow red) or card ids')
+
+
+def _detect_parser(sub: Any) -> None:
+    """``companion detect dice|cards --json IMAGE...`` (CONTRACT.md: the output format)."""
+    detect = sub.add_parser("detect", help="recognize dice or cards in image files")
+    kinds = detect.add_subparsers(dest="kind", required=True, parser_class=_Parser)
+    dice = kinds.add_parser("dice", help="count Toss Up! dice by top-face colour")
+    dice.add_argument("--json", action="store_true", required=True,
+                      help="one JSON object per line (the only format)")
+    dice.add_argument("images", nargs="+", metavar="IMAGE",
+                      help="photos of the table from above (.jpg or .png)")
+    cards = kinds.add_parser("cards", help="name the known card faces")
+    cards.add_argument("--deck", required=True, metavar="DECK_DIR",
+                       help="folder of the deck's faces, one <card-id>.png or .jpg each")
+    cards.add_argument("--json", action="store_true", required=True,
+                       help="one JSON object per line (the only format)")
+    cards.add_argument("images", nargs="+", metavar="IMAGE",
+                       help="photos of the table from above (.jpg or .png)")
 
 
 def _config_flags(parser: argparse.ArgumentParser) -> None:

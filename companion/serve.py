@@ -10,8 +10,9 @@ import logging
 import signal
 import sys
 import threading
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from companion.cli import config_overrides
 from companion.config import Config, ConfigError, load_config, resolve_data_dir
@@ -93,8 +94,34 @@ def serve(args: argparse.Namespace) -> int:
         journal.close()
         return 1
 
+    table = _Table(session, indicators, capture, recognizer, buttons)
+    try:
+        _run(server, table, lambda: _announce(server.port, config.host, pin, folder, spec))
+    finally:
+        journal.close()
+    return 0
+
+
+@dataclass(frozen=True)
+class _Table:
+    """What ``serve`` wired to the session: ``capture`` and ``recognizer`` are None
+    without a camera, ``buttons`` None without GPIO buttons."""
+
+    session: Session
+    indicators: Indicators
+    capture: Any
+    recognizer: Any
+    buttons: Any
+
+
+def _run(server: Any, table: _Table, announce: Callable[[], None]) -> None:
+    """Serve until Ctrl-C or SIGTERM beside the timer, button and camera threads; then stop
+    them and close the devices (the journal stays open: it is the caller's)."""
     stop = threading.Event()
-    workers = [threading.Thread(target=_tick, args=(session, indicators, stop), name="timers")]
+    session, capture, recognizer, buttons = (table.session, table.capture, table.recognizer,
+                                             table.buttons)
+    workers = [threading.Thread(target=_tick, args=(session, table.indicators, stop),
+                                name="timers")]
     if buttons is not None:
         workers.append(threading.Thread(target=_buttons_loop, name="buttons",
                                         args=(buttons, Controls(session, camera=recognizer),
@@ -105,10 +132,6 @@ def serve(args: argparse.Namespace) -> int:
     for worker in workers:
         worker.start()
 
-    def _shutdown() -> None:
-        stop.set()
-        server.close()
-
     def _on_sigterm(*_: Any) -> None:
         # The handler runs on the main thread, inside the server loop's select(): closing
         # the sockets there breaks the loop, so another thread closes through its trigger.
@@ -118,12 +141,13 @@ def serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, _on_sigterm)
     # Announce only once SIGTERM is handled: a supervisor may stop us right after it.
     try:
-        _announce(server.port, config.host, pin, folder, spec)
+        announce()
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
-        _shutdown()
+        stop.set()
+        server.close()
         if capture is not None:
             recognizer.stop()
             capture.stop()
@@ -131,10 +155,8 @@ def serve(args: argparse.Namespace) -> int:
             worker.join(timeout=2)
         if buttons is not None:
             buttons.close()
-        indicators.close()
-        indicators.outputs.close()
-        journal.close()
-    return 0
+        table.indicators.close()
+        table.indicators.outputs.close()
 
 
 def _start_demo_game(session: Session) -> None:
