@@ -269,8 +269,9 @@ def save_taught(folder: str | os.PathLike[str], card_id: str, face: np.ndarray) 
     """Write ``face`` as ``<card_id>.png`` in the deck folder, replacing what the card had.
 
     Turned 180 degrees if it then lies like the deck's other faces (a camera cannot tell
-    which way up a card is). Written to a hidden temporary file and renamed, so a recognizer loading the deck at
-    the same moment never reads half a file; older photos of the card (``.jpg``,
+    which way up a card is). Written to a hidden temporary file, flushed to the disk and
+    renamed, so a recognizer loading the deck at the same moment never reads half a file
+    and a power cut right after the answer loses nothing; older photos of the card (``.jpg``,
     ``@n``) are removed, so a redo replaces the face instead of adding a second one.
 
     :raises OSError: the folder cannot be written.
@@ -294,13 +295,24 @@ def save_taught(folder: str | os.PathLike[str], card_id: str, face: np.ndarray) 
     try:
         save_face(tmp, face)
         os.chmod(tmp, 0o644)  # mkstemp makes it private; a deck is an ordinary folder
+        _sync(tmp)  # on disk before it takes the name: a power cut leaves no empty face
         for old in face_files(root, card_id):
             if old != target:
                 old.unlink(missing_ok=True)
         os.replace(tmp, target)
+        _sync(root)  # the rename itself, before the teaching page hears "saved"
     finally:
         Path(tmp).unlink(missing_ok=True)
     return target
+
+
+def _sync(path: str | os.PathLike[str]) -> None:
+    """Flush a file's or a folder's entries to the disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def forget(folder: str | os.PathLike[str], card_id: str) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 
 import cv2
@@ -235,6 +236,30 @@ def test_save_replaces_a_cards_older_photos_and_forget_removes_them(tmp_path):
     assert deck_teach.taught_counts(deck) == {"sorry": 1, "switch": 1}
     assert forget(deck, "switch") == 1 and forget(deck, "switch") == 0
     assert (deck / "sorry.png").read_bytes() == b"keep"
+
+
+def test_a_taught_face_is_on_the_disk_before_it_takes_its_name(tmp_path, monkeypatch):
+    # A power cut right after "saved" must not leave an empty face: the file's bytes are
+    # flushed before the rename, and the folder's entry after it.
+    deck = tmp_path / "deck"
+    events: list[tuple[str, str]] = []
+    real_fsync, real_replace = deck_teach.os.fsync, deck_teach.os.replace
+
+    def fsync(fd):
+        events.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+        real_fsync(fd)
+
+    def replace(src, dst):
+        events.append(("replace", str(dst)))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(deck_teach.os, "fsync", fsync)
+    monkeypatch.setattr(deck_teach.os, "replace", replace)
+    path = save_taught(deck, "switch", card_image(one_card("hero-moon")))
+    kinds = [kind for kind, _ in events]
+    assert kinds == ["fsync", "replace", "fsync"]
+    assert Path(events[0][1]).parent == deck and Path(events[0][1]).name.startswith(".switch-")
+    assert events[1][1] == str(path) and events[2][1] == str(deck)
 
 
 def test_a_run_walks_the_untaught_faces_with_skip_and_redo(tmp_path):
