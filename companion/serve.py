@@ -40,6 +40,10 @@ def serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s",
                         datefmt="%H:%M:%S")
     folder = data_dir(args)
+    if args.pin is not None and not args.pin.strip():
+        print("companion serve: --pin is empty: give the host PIN, or leave --pin out to keep "
+              "the one stored in the data folder", file=sys.stderr)
+        return 2
     try:
         config = load_config(folder, overrides=config_overrides(args),
                              base=DEMO_SETTINGS if args.demo else None)

@@ -142,6 +142,16 @@ def test_a_bad_config_file_stops_serve_with_one_line(tmp_path: Path) -> None:
     assert done.stderr.count("\n") == 1 and "leds.ready must be a GPIO number" in done.stderr
 
 
+def test_an_empty_pin_stops_serve_with_one_line(tmp_path: Path) -> None:
+    # An empty --pin (a shell variable left unset) must not quietly serve with another PIN.
+    done = subprocess.run([sys.executable, "-m", "companion.cli", "serve", "--camera", "none",
+                           "--data-dir", str(tmp_path / "data"), "--pin", " "], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "--pin is empty" in done.stderr
+    assert not (tmp_path / "data").exists()  # refused before anything was made
+
+
 def test_serve_goes_on_when_its_output_is_closed(tmp_path: Path) -> None:
     # `companion serve | head -3`: printing the address raised BrokenPipeError (a traceback)
     # before the server ran, and the process hung on its threads instead of serving
