@@ -36,6 +36,7 @@ from vision.dice_cloth import cloth_grid, is_cloth_square, table_classes
 from vision.dice_coins import is_coin, may_be_disc
 from vision.dice_grain import is_grain_blotch, stands_out
 from vision.dice_marks import find_marks
+from vision.dice_shade import shaded_light
 from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_other import is_soft_other, is_table_streak
 from vision.dice_piles import pile_dice
@@ -389,6 +390,8 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
                                    min_area, max_whole=2.5 * side * side, traced=(done := {}),
                                    shape=(params.max_aspect, params.min_fill), planes=planes,
                                    lit=before)
-    found += find_marks(cls, hsv, bgr, grad, near, (x0, y0), min_area, params.max_side,
+    shaded = shaded_light(cls, planes, table_v, table_max, light_value=params.light_value,
+                          min_sat=params.min_sat, min_value=params.min_value)
+    found += find_marks(shaded, hsv, bgr, grad, near, (x0, y0), min_area, params.max_side,
                         traced=done, lit=before)
     return found

@@ -1,0 +1,61 @@
+"""A light die's body in a shadow: light for the light that falls there.
+
+The colour classes are absolute: an uncoloured pixel is a light die's body when its
+brightness reaches ``light_value``. A shadow dims the table and the dice in it by the same
+share, so a white die in a hard shadow or a dark corner reads grey and its mark looks
+ringed by grey, not by a light body (``dice_marks``). The table's local brightness says how
+much light falls at each place: where it is darker than the lit table by a shadow's share,
+an uncoloured pixel is light at the same share of ``light_value``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import cv2
+
+from vision.dice_faces import LIGHT, percentile
+
+SHADOW = 0.7  # the table darker than this share of its lit brightness is in shadow: a
+#               hard shadow takes a third of the light or more; lesser dips are the table's
+#               own pattern (a tray's grey floor inside a white rim, its black edge blurred
+#               into the table's map, checks, streaks), where the classes stay absolute
+
+
+def shaded_light(cls_roi: np.ndarray, planes: tuple, table_v: np.ndarray,
+                 table_max: np.ndarray, *, light_value: int, min_sat: int,
+                 min_value: int) -> np.ndarray:
+    """The class map with uncoloured pixels in shadow bright for their light taken as light.
+
+    Parameters
+    ----------
+    cls_roi : ndarray of shape (H, W), uint8
+        Colour class codes (``dice_faces.class_map``); not written to.
+    planes : tuple of three ndarrays of shape (H, W), uint8
+        The H, S and V planes of the same pixels.
+    table_v : ndarray of shape (H, W), uint8
+        The table's local brightness (largest BGR channel) at each pixel.
+    table_max : ndarray, uint8
+        The table's local brightness over the whole frame (small): its 90th percentile is
+        the lit table's.
+    light_value, min_sat, min_value : int
+        ``DiceParams``' (0-255): a pixel is light in shadow when its saturation is under
+        ``min_sat`` and its brightness reaches ``light_value`` times the share of light
+        falling there (the table's brightness over ``SHADOW`` times the lit table's),
+        never under ``min_value``.
+
+    Returns
+    -------
+    ndarray of shape (H, W), uint8
+        ``cls_roi`` itself when no part of the table is in shadow, else a copy.
+    """
+    lit = SHADOW * percentile(table_max.ravel(), 90)
+    if lit <= 0 or float(table_max.min()) >= lit:
+        return cls_roi  # (most tables: no shadow anywhere)
+    need = cv2.convertScaleAbs(table_v, alpha=light_value / lit)
+    need = cv2.max(cv2.min(need, light_value), min_value)
+    light = cv2.compare(planes[2], need, cv2.CMP_GE) & cv2.compare(planes[1], min_sat,
+                                                                      cv2.CMP_LT)
+    out = cls_roi.copy()
+    cv2.copyTo(np.full_like(out, LIGHT), light, out)
+    return out
