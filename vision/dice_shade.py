@@ -14,7 +14,7 @@ import numpy as np
 
 import cv2
 
-from vision.dice_faces import LIGHT, percentile
+from vision.dice_faces import GREY, LIGHT, percentile
 
 SHADOW = 0.7  # the table darker than this share of its lit brightness is in shadow: a
 #               hard shadow takes a third of the light or more; lesser dips are the table's
@@ -22,27 +22,26 @@ SHADOW = 0.7  # the table darker than this share of its lit brightness is in sha
 #               into the table's map, checks, streaks), where the classes stay absolute
 
 
-def shaded_light(cls_roi: np.ndarray, planes: tuple, table_v: np.ndarray,
-                 table_max: np.ndarray, *, light_value: int, min_sat: int,
-                 min_value: int) -> np.ndarray:
-    """The class map with uncoloured pixels in shadow bright for their light taken as light.
+def shaded_light(cls_roi: np.ndarray, value: np.ndarray, table_v: np.ndarray,
+                 table_max: np.ndarray, *, light_value: int, min_value: int) -> np.ndarray:
+    """The class map with grey pixels in shadow bright for their light taken as light.
 
     Parameters
     ----------
     cls_roi : ndarray of shape (H, W), uint8
         Colour class codes (``dice_faces.class_map``); not written to.
-    planes : tuple of three ndarrays of shape (H, W), uint8
-        The H, S and V planes of the same pixels.
+    value : ndarray of shape (H, W), uint8
+        The V plane (HSV) of the same pixels.
     table_v : ndarray of shape (H, W), uint8
         The table's local brightness (largest BGR channel) at each pixel.
     table_max : ndarray, uint8
         The table's local brightness over the whole frame (small): its 90th percentile is
         the lit table's.
-    light_value, min_sat, min_value : int
-        ``DiceParams``' (0-255): a pixel is light in shadow when its saturation is under
-        ``min_sat`` and its brightness reaches ``light_value`` times the share of light
-        falling there (the table's brightness over ``SHADOW`` times the lit table's),
-        never under ``min_value``.
+    light_value, min_value : int
+        ``DiceParams``' (0-255): a grey pixel (uncoloured, under ``light_value``) is light
+        in shadow when its brightness reaches ``light_value`` times the share of light
+        falling there (the table's brightness over ``SHADOW`` times the lit table's), and
+        ``min_value``.
 
     Returns
     -------
@@ -53,9 +52,9 @@ def shaded_light(cls_roi: np.ndarray, planes: tuple, table_v: np.ndarray,
     if lit <= 0 or float(table_max.min()) >= lit:
         return cls_roi  # (most tables: no shadow anywhere)
     need = cv2.convertScaleAbs(table_v, alpha=light_value / lit)
-    need = cv2.max(cv2.min(need, light_value), min_value)
-    light = cv2.compare(planes[2], need, cv2.CMP_GE) & cv2.compare(planes[1], min_sat,
-                                                                      cv2.CMP_LT)
+    cv2.max(need, min_value, dst=need)  # (a grey pixel is under light_value already)
+    light = cv2.compare(value, need, cv2.CMP_GE)
+    cv2.bitwise_and(light, cv2.compare(cls_roi, GREY, cv2.CMP_EQ), dst=light)
     out = cls_roi.copy()
-    cv2.copyTo(np.full_like(out, LIGHT), light, out)
+    cv2.subtract(out, GREY - LIGHT, dst=out, mask=light)  # (GREY to LIGHT)
     return out
