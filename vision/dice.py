@@ -152,13 +152,13 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     contours = outer_contours(mask)  # of the foreground blobs, traced once
     thin = thin_blobs(contours, side)  # what lies on a pencil is no die
     found = split_blocks([f for f in found if not is_inside(thin, f.centre)])
+    cloth = (classes := table_classes(model, params)) & faces_.CLASS_NAMES.keys()
     if side_hint:
         side = side_hint * scale
     else:
         side = die_side_on_table(found, side, mask, max_aspect=params.max_aspect,
                                  min_fill=params.min_fill, min_edge=params.min_edge,
-                                 checkered=grid is not None)
-    cloth = (classes := table_classes(model, params)) & faces_.CLASS_NAMES.keys()
+                                 checkered=grid is not None, cloth=cloth)
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge, cloth=classes,
                           drop=lambda f: is_grain_blotch(f, work, side) or is_cloth_square(
