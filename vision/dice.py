@@ -390,8 +390,7 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
                                    min_area, max_whole=2.5 * side * side, traced=(done := {}),
                                    shape=(params.max_aspect, params.min_fill), planes=planes,
                                    lit=before)
-    shaded = shaded_light(cls, planes[2], table_v, table_max, light_value=params.light_value,
-                          min_value=params.min_value)
+    shaded = shaded_light(cls, planes[2], table_v, table_max, params=params)  # (marks' rings)
     found += find_marks(shaded, hsv, bgr, grad, near, (x0, y0), min_area, params.max_side,
                         traced=done, lit=before)
     return found

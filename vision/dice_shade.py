@@ -10,11 +10,16 @@ an uncoloured pixel is light at the same share of ``light_value``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 import cv2
 
 from vision.dice_faces import GREY, LIGHT, percentile
+
+if TYPE_CHECKING:
+    from vision.dice import DiceParams
 
 SHADOW = 0.7  # the table darker than this share of its lit brightness is in shadow: a
 #               hard shadow takes a third of the light or more; lesser dips are the table's
@@ -23,7 +28,7 @@ SHADOW = 0.7  # the table darker than this share of its lit brightness is in sha
 
 
 def shaded_light(cls_roi: np.ndarray, value: np.ndarray, table_v: np.ndarray,
-                 table_max: np.ndarray, *, light_value: int, min_value: int) -> np.ndarray:
+                 table_max: np.ndarray, *, params: DiceParams) -> np.ndarray:
     """The class map with grey pixels in shadow bright for their light taken as light.
 
     Parameters
@@ -37,11 +42,11 @@ def shaded_light(cls_roi: np.ndarray, value: np.ndarray, table_v: np.ndarray,
     table_max : ndarray, uint8
         The table's local brightness over the whole frame (small): its 90th percentile is
         the lit table's.
-    light_value, min_value : int
-        ``DiceParams``' (0-255): a grey pixel (uncoloured, under ``light_value``) is light
-        in shadow when its brightness reaches ``light_value`` times the share of light
-        falling there (the table's brightness over ``SHADOW`` times the lit table's), and
-        ``min_value``.
+    params : DiceParams
+        Its ``light_value`` and ``min_value`` (0-255): a grey pixel (uncoloured, under
+        ``light_value``) is light in shadow when its brightness reaches ``light_value``
+        times the share of light falling there (the table's brightness over ``SHADOW``
+        times the lit table's), and ``min_value``.
 
     Returns
     -------
@@ -51,8 +56,8 @@ def shaded_light(cls_roi: np.ndarray, value: np.ndarray, table_v: np.ndarray,
     lit = SHADOW * percentile(table_max.ravel(), 90)
     if lit <= 0 or float(table_max.min()) >= lit:
         return cls_roi  # (most tables: no shadow anywhere)
-    need = cv2.convertScaleAbs(table_v, alpha=light_value / lit)
-    cv2.max(need, min_value, dst=need)  # (a grey pixel is under light_value already)
+    need = cv2.convertScaleAbs(table_v, alpha=params.light_value / lit)
+    cv2.max(need, params.min_value, dst=need)  # (a grey pixel is under light_value already)
     light = cv2.compare(value, need, cv2.CMP_GE)
     cv2.bitwise_and(light, cv2.compare(cls_roi, GREY, cv2.CMP_EQ), dst=light)
     out = cls_roi.copy()

@@ -19,8 +19,7 @@ def _shaded(bgr: np.ndarray, table_v: np.ndarray, table_max: np.ndarray) -> np.n
     planes = cv2.split(hsv)
     cls = class_map(hsv, _P.hue_edges, min_sat=_P.min_sat, light_value=_P.light_value,
                     min_value=_P.min_value, planes=planes)
-    return cls, shaded_light(cls, planes[2], table_v, table_max, light_value=_P.light_value,
-                             min_value=_P.min_value)
+    return cls, shaded_light(cls, planes[2], table_v, table_max, params=_P)
 
 
 def test_an_evenly_lit_table_keeps_the_class_map():
