@@ -36,6 +36,7 @@ from vision.dice_cloth import cloth_grid, is_cloth_square, table_classes
 from vision.dice_coins import is_coin, may_be_disc
 from vision.dice_grain import is_grain_blotch, stands_out
 from vision.dice_marks import find_marks
+from vision.dice_shade import shaded_light
 from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_other import is_soft_other, is_table_streak
 from vision.dice_piles import pile_dice
@@ -154,13 +155,13 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     contours = outer_contours(mask)  # of the foreground blobs, traced once
     thin = thin_blobs(contours, side)  # what lies on a pencil is no die
     found = split_blocks([f for f in found if not is_inside(thin, f.centre)])
+    cloth = (classes := table_classes(model, params)) & faces_.CLASS_NAMES.keys()
     if side_hint:
         side = side_hint * scale
     else:
         side = die_side_on_table(found, side, mask, max_aspect=params.max_aspect,
                                  min_fill=params.min_fill, min_edge=params.min_edge,
-                                 checkered=grid is not None)
-    cloth = (classes := table_classes(model, params)) & faces_.CLASS_NAMES.keys()
+                                 checkered=grid is not None, cloth=cloth)
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge, cloth=classes,
                           drop=lambda f: is_grain_blotch(f, work, side) or is_cloth_square(
@@ -393,6 +394,7 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
                                    min_area, max_whole=2.5 * side * side, traced=(done := {}),
                                    shape=(params.max_aspect, params.min_fill), planes=planes,
                                    lit=before)
-    found += find_marks(cls, hsv, bgr, grad, near, (x0, y0), min_area, params.max_side,
+    shaded = shaded_light(cls, planes[2], table_v, table_max, params=params)  # (marks' rings)
+    found += find_marks(shaded, hsv, bgr, grad, near, (x0, y0), min_area, params.max_side,
                         traced=done, lit=before)
     return found

@@ -44,7 +44,8 @@ def ring_on_blobs(faces: list[Face], mask: np.ndarray) -> list[float]:
 
 def die_side_on_table(found: list[Face], guess: float, mask: np.ndarray, *,
                       max_aspect: float, min_fill: float, min_edge: float,
-                      on_blobs: float = 0.25, few: int = 3, checkered: bool = False) -> float:
+                      on_blobs: float = 0.25, few: int = 3, checkered: bool = False,
+                      cloth: frozenset[int] | set[int] = frozenset()) -> float:
     """Die edge length (pixels) as ``dice_pick.die_side``; when fewer than ``few`` plain
     faces vote, a light-ringed face whose ring lies mostly on the table (under
     ``on_blobs`` of it on ``mask``'s blobs) votes as a plain one.
@@ -56,11 +57,15 @@ def die_side_on_table(found: list[Face], guess: float, mask: np.ndarray, *,
     mask : ndarray of shape (H, W), uint8, 0/255, the foreground blobs at work size
     max_aspect, min_fill, min_edge : the top-face shape and edge limits (``DiceParams``)
     checkered : True on a checkered cloth (``dice_cloth.cloth_grid`` found one), whose
-        squares of one colour are ringed by its squares of the other: none votes then
+        squares of one colour are ringed by its squares of the other: none votes then,
+        nor does a mark of one of the cloth's colour classes ``cloth`` (its body is the
+        cloth's light squares around one of its coloured ones)
     """
     shape = {"max_aspect": max_aspect, "min_fill": min_fill}
     plain = sum(1 for f in found if f.ring < 0.5 and f.edge >= min_edge and f.body == 0
                 and is_top_shaped(f, None, **shape))
+    if checkered and cloth:
+        found = [f for f in found if f.body == 0 or f.cls not in cloth]
     if plain < few and not checkered:  # (a cloth's squares are ringed by the cloth)
         ringed = [f for f in found if f.ring >= 0.5 and f.body == 0 and _on(mask, f.centre)]
         table = {id(f) for f, s in zip(ringed, ring_on_blobs(ringed, mask)) if s < on_blobs}

@@ -60,3 +60,22 @@ def test_enough_plain_faces_keep_their_median():
     ringed = [_square(40.0, 300.0 + 80.0 * i, ring=1.0) for i in range(3)]
     mask = _blobs(plain + ringed, 1.1)
     assert abs(die_side_on_table(plain + ringed, 30.0, mask, **_KW) - 22.0) < 0.01
+
+
+def test_marks_of_a_checkered_cloths_colour_do_not_vote_for_the_die_size():
+    # a red and white checkered cloth: its red squares are ringed by its white ones and
+    # measured as marks with a light body (bodies of 50-60, the cloth's pitch); three
+    # red dice (sides 30-31) are the only crisp plain faces, and a light die's green
+    # mark has a body of 31
+    from vision.dice_faces import RED
+
+    dice = [face(cls=RED, area=s * s) for s in (30.0, 30.5, 31.0)]
+    checks = [face(cls=RED, area=900.0, ring=1.0, body=b) for b in (50, 52, 55, 57, 60)]
+    light_die = face(cls=GREEN, area=100.0, ring=1.0, body=31.0)
+    mask = np.zeros((200, 640), np.uint8)
+    found = dice + checks + [light_die]
+    assert die_side_on_table(found, 25.0, mask, checkered=True, **_KW) >= 50
+    side = die_side_on_table(found, 25.0, mask, checkered=True, cloth={RED}, **_KW)
+    assert 29.5 <= side <= 31.5
+    # on a plain red cloth (no grid found) a red mark's body still votes
+    assert die_side_on_table(found, 25.0, mask, cloth={RED}, **_KW) >= 50
