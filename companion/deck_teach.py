@@ -38,6 +38,11 @@ FACE_HEIGHT = 400  # pixels of a saved face's long side (as vision.deck.rectifie
 #: the captures' outlines within 0.010 (69 rendered captures); an art box with three sides
 #: on the card's edge, 0.046.
 SHAPE_MISFIT = 0.03
+#: Each side of a saved face's outline lies on one straight edge (the card's) along this
+#: share of its length or more (``vision.cards_own.own_edges``, within 4% of the card): a
+#: face cut askew, one side running from a corner out onto the table, is the deck's only
+#: picture of that card and makes a look-alike's cards nearer to the other face.
+SIDE_ON_EDGE = 0.8
 TURN_PEERS = 40  # faces already taught that a new one is turned to lie like
 #: Width / height (portrait) a card of a deck may have: tarot 0.55-0.58, hanafuda 0.60,
 #: bridge and skat 0.64-0.65, mini 0.66, Dixit 0.67, poker 0.72 (square cards are left out:
@@ -205,15 +210,18 @@ def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
     than the card when seen aslant; the recognizer warps every face to the deck's median.
 
     :raises NoCardInView, TooManyCards: as :func:`find_one_card`; NoCardInView also for an
-        outline that is no card's shape, or not the deck's.
+        outline that is no card's shape, or not the deck's, or has a side off a straight edge.
     """
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise InvalidAction("The camera picture is not a colour image.")
     from vision.cards import rectify
     from vision.cards_light import even_light
+    from vision.cards_own import own_edges
     from vision.cards_single import card_aspect, card_outline, on_rim, view_misfit
 
     quad = on_rim(frame, card_outline(frame, find_one_card(frame, aspect=aspect)))
+    if min(own_edges(frame, quad).straight) < SIDE_ON_EDGE:  # a side off the card's edge
+        raise NoCardInView(UNCLEAR_EDGE)
     shape = card_aspect(quad, frame.shape)
     if aspect is None:
         if not CARD_ASPECTS[0] <= shape <= CARD_ASPECTS[1]:

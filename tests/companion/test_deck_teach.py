@@ -450,3 +450,23 @@ def test_a_face_shown_upside_down_is_saved_the_way_the_deck_lies(tmp_path):
     saved = cv2.imread(str(save_taught(tmp_path, "act-drop", turned))).astype(np.float32)
     upright = cv2.resize(cs.faces()["act-drop"], (286, 400)).astype(np.float32)
     assert np.abs(saved - upright).mean() < np.abs(saved - upright[::-1, ::-1]).mean()
+
+
+def test_a_capture_whose_outline_leaves_the_cards_edge_is_refused(monkeypatch):
+    from vision import cards_single
+
+    corners = cs.card_corners((480, 360), 320, 12)
+    frame = cs.place(cs.table(seed=3), cs.faces()["act-five"], corners)
+    # the outline the search and its refits give: one corner 6% of the card out on the
+    # table, so the left side runs from the card's corner off its edge (a capture on a
+    # checked cloth taught such a face, and the look-alike's cards went to the other face)
+    left = corners[0] - corners[3]
+    askew = corners.copy()
+    askew[0] += 0.06 * 320 * np.array([left[1], -left[0]]) / np.hypot(*left)
+    monkeypatch.setattr(cards_single, "card_outline", lambda frame, quad: quad)
+    monkeypatch.setattr(cards_single, "on_rim", lambda frame, quad: quad)
+    monkeypatch.setattr(deck_teach, "find_one_card", lambda frame, aspect=None: askew)
+    with pytest.raises(NoCardInView, match="^I cannot make out the card's edge: put it on "):
+        card_image(frame)
+    monkeypatch.setattr(deck_teach, "find_one_card", lambda frame, aspect=None: corners)
+    assert card_image(frame).shape[0] == deck_teach.FACE_HEIGHT  # on the edge: saved
