@@ -92,7 +92,8 @@ def family(wrong: str, missed: list[str]) -> str:
     for cid in missed:
         r, s = split(cid)
         if r == rank:
-            return "same rank, " + ("same colour" if (s in RED) == (suit in RED) else "other colour")
+            same = (s in RED) == (suit in RED)
+            return "same rank, " + ("same colour" if same else "other colour")
     for cid in missed:
         r, s = split(cid)
         if s == suit:
