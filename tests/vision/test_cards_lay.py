@@ -1,4 +1,4 @@
-"""Look-alikes laid over a card the way the closest face lines up (``vision.cards_lay``)."""
+"""A look-alike whose own fit failed is laid as the closest face lies (``vision.cards_lay``)."""
 
 from __future__ import annotations
 
@@ -54,6 +54,17 @@ def test_a_face_whose_own_fit_failed_is_laid_as_the_closest_lies():
     assert np.array_equal(warps["AD"], back) and aligned["AD"][0] is aligned["AH"][0]
     assert dist["AH"] == fits[2]["AH"]  # the closest face keeps its own fit
     assert dist["AC"] > dist["AD"]  # another face does not show on the card either way
+
+
+def test_a_face_whose_own_fit_succeeded_keeps_it():
+    # only a failed fit (the identity) is replaced: a fit of its own, even a worse one,
+    # is the face's measurement (laying every face as the closest lies brought taught
+    # look-alikes into duels they lost unsure)
+    bank, card, back = _shifted_ace()
+    near = back + np.float32([[0, 0, 1.0], [0, 0, 0]])  # a fit one coarse pixel off
+    fits = _fits(bank, card, {"AH": back, "AD": near})
+    aligned, masks, dist, warps = lay_as_closest({"AH": 2, "AD": 1}, bank, KEEP, *fits)
+    assert dist == fits[2] and np.array_equal(warps["AD"], near)
 
 
 def test_a_face_keeps_its_own_fit_when_that_fits_better():
