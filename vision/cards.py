@@ -27,6 +27,7 @@ from vision.cards_fast import busy_keypoint_quads, fast_first
 from vision.cards_glance import keypoint_quads
 from vision.cards_look import hidden_pass, occluded_pass, vouched
 from vision.cards_match import MatchParams
+from vision.cards_nest import doubt_nested
 from vision.cards_part import WorkView, view_quads, work_view
 from vision.cards_size import sized_pass
 from vision.cards_stages import (CardParams, Evidence, check_frame, coarse_all, doubt,
@@ -132,6 +133,7 @@ def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]
     # within the gate of a face)
     kept = [doubt(s) if s.card_id is not None and s.distance > params.match.sure_distance
             and leaves_frame(s.corners, frame.shape) else s for s in kept]
+    kept = doubt_nested(kept, params.match.sure_distance)  # a card's print is no card
     return CardReading(cards=tuple(s for s in kept if s.card_id is not None),
                        unsure=tuple(s for s in kept if s.card_id is None))
 

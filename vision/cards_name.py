@@ -17,6 +17,7 @@ import numpy as np
 from vision.cards_batch import robust_many
 from vision.cards_glimpse import glimpse_duel
 from vision.cards_ink import ink_duel
+from vision.cards_lay import lay_as_closest
 from vision.cards_match import (DUEL_CONTRAST, DUEL_LEVEL, FINE_BLUR, FINE_SCALE, Bank, Match,
                                 MatchParams, align, duel_contrast, features, fine_distance,
                                 fine_duel, warp_to_ref)
@@ -190,7 +191,7 @@ def _fine_fits(picks: dict[str, int], light: np.ndarray, fine_card: np.ndarray,
         dist[cid] = fine_distance(query, masks[cid], aligned[cid][1], keep=params.keep_cells)
         if len(dist) == 1 and dist[cid] > params.max_fine_distance + CLEARLY_NONE:
             break
-    return aligned, masks, dist, warps
+    return lay_as_closest(picks, bank, params.keep_cells, aligned, masks, dist, warps)
 
 
 def _seen_distance(i: int, light: np.ndarray, fine_card: np.ndarray, valid: np.ndarray,
