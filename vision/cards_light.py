@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.frames import check_frame
+
 BORDER = (0.012, 0.03)  # the border band looked at: from, to, as fractions of the height
 BORDER_PLAIN = 0.06  # a plain border's spread about its fitted light, relative to its level
 BORDER_NEUTRAL = 1.5  # largest ratio of the border's brightest to dimmest channel
@@ -33,8 +35,7 @@ def even_light(face: np.ndarray) -> np.ndarray:
     face : ndarray of shape (h, w, 3), uint8, BGR; a new array (``face`` itself is not
         written), or ``face`` when its border is not plain and light.
     """
-    if face.ndim != 3 or face.shape[2] != 3 or face.dtype != np.uint8:
-        raise ValueError(f"face must be an (h, w, 3) uint8 image, not {face.shape} {face.dtype}")
+    check_frame(face, name="face")
     h, w = face.shape[:2]
     a = max(1, round(BORDER[0] * h))
     b = max(a + 2, round(BORDER[1] * h))

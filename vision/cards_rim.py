@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.cards_snap import meet as line_meet
+from vision.frames import check_frame
 
 RIM_BAND = 0.10  # how far a side may move, as a fraction of the card's long side
 RIM_STEP = 0.5  # pixels between the offsets tried
@@ -37,9 +38,7 @@ SHADOW_GAP, SHADOW_RATIO, SHADOW_HUE = 2.0, (0.45, 0.97), 0.08
 def frame_and_quad(frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Check a BGR uint8 ``frame`` and a (4, 2) ``quad``; the quad as float32 and its four
     side lengths (side i runs from corner i to corner i + 1)."""
-    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-        raise ValueError(f"frame must be an (H, W, 3) uint8 image, not {frame.shape} "
-                         f"{frame.dtype}")
+    check_frame(frame)
     q = np.asarray(quad, np.float32)
     if q.shape != (4, 2):
         raise ValueError(f"quad must be 4 corners (x, y), shape (4, 2), not {q.shape}")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision import frames
 from vision.cards_batch import coarse_many, features_many
 from vision.cards_find import FindParams
 from vision.cards_keys import KeyParams
@@ -93,13 +94,7 @@ class CardParams:
 
 def check_frame(frame: np.ndarray) -> None:
     """Refuse anything but an (H, W, 3) uint8 frame of at least 16x16 pixels."""
-    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3:
-        raise ValueError(f"frame must be an (H, W, 3) array, got shape "
-                         f"{getattr(frame, 'shape', None)}")
-    if frame.dtype != np.uint8:
-        raise ValueError(f"frame must be uint8, got {frame.dtype}")
-    if min(frame.shape[:2]) < 16:
-        raise ValueError(f"frame is too small ({frame.shape[1]}x{frame.shape[0]} pixels)")
+    frames.check_frame(frame, min_side=16)
 
 
 def rectify(frame: np.ndarray, quad: np.ndarray, size: tuple[int, int], *,

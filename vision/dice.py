@@ -49,6 +49,7 @@ from vision.dice_segment import (apply_gains, clean_mask, exposure_gain, foregro
                                  table_model, unclipped_value, white_gains, BeforeGain)
 from vision.dice_gate import is_explained
 from vision.dice_measure import grown_crop
+from vision.frames import check_frame
 from vision.results import DiceReading, Die
 
 
@@ -112,7 +113,7 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     :raises ValueError: ``frame`` is not an (H, W, 3) uint8 array of at least 32x32, or
         the calibration dict is malformed.
     """
-    _check_frame(frame)
+    check_frame(frame, min_side=32)
     if isinstance(calibration, dict):
         calibration = Calibration.from_dict(calibration)
     side_hint = None
@@ -277,17 +278,6 @@ def _die(face: faces_.Face, scale: float) -> Die:
     outline = tuple(map(tuple, (pick.die_box(face) / scale).tolist()))
     centre = (float(face.centre[0] / scale), float(face.centre[1] / scale))
     return Die(outline=outline, centre=centre, colour=colour, confidence=round(conf, 3))
-
-
-def _check_frame(frame: np.ndarray) -> None:
-    if not isinstance(frame, np.ndarray):
-        raise ValueError(f"frame must be a numpy array, not {type(frame).__name__}")
-    if frame.ndim != 3 or frame.shape[2] != 3:
-        raise ValueError(f"frame must have shape (H, W, 3), not {frame.shape}")
-    if frame.dtype != np.uint8:
-        raise ValueError(f"frame must be uint8, not {frame.dtype}")
-    if min(frame.shape[:2]) < 32:
-        raise ValueError(f"frame is too small ({frame.shape[1]}x{frame.shape[0]} pixels)")
 
 
 _TABLE_STEP = 16

@@ -14,19 +14,15 @@ import numpy as np
 
 import cv2
 
+from vision.frames import check_frame
+
 if TYPE_CHECKING:
     from vision.hand import HandParams
 
 
 def _check(frame: np.ndarray) -> None:
     """Refuse a frame the detector cannot look at, naming what is wrong."""
-    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3:
-        raise ValueError(f"frame must be an (H, W, 3) BGR image, not shape "
-                         f"{getattr(frame, 'shape', type(frame).__name__)}")
-    if frame.dtype != np.uint8:
-        raise ValueError(f"frame must be uint8, not {frame.dtype}")
-    if frame.shape[0] < 8 or frame.shape[1] < 8:
-        raise ValueError(f"frame is too small to look at: {frame.shape[1]}x{frame.shape[0]}")
+    check_frame(frame, min_side=8)
 
 
 def measure(frame: np.ndarray, width: int

@@ -20,6 +20,7 @@ import numpy as np
 
 import cv2
 
+from vision.frames import check_frame
 from vision.results import CardReading, CardSighting, DiceReading
 
 #: BGR outline colour for each top-face colour a die can be read as (saturated, so the
@@ -52,19 +53,12 @@ class OverlayParams:
     font_scale: float = 0.5
 
 
-def _check_frame(frame: np.ndarray) -> None:
-    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 \
-            or frame.shape[2] != 3 or frame.shape[0] < 1 or frame.shape[1] < 1:
-        raise ValueError("frame must be an (H, W, 3) uint8 BGR array, "
-                         f"not {getattr(frame, 'shape', type(frame))}")
-
-
 def resize_to_width(frame: np.ndarray, width: int) -> tuple[np.ndarray, float]:
     """A copy of `frame` at most `width` pixels wide, and the scale applied (<= 1).
 
     :raises ValueError: `frame` is not (H, W, 3) uint8, or `width` is below 16.
     """
-    _check_frame(frame)
+    check_frame(frame)
     if width < 16:
         raise ValueError(f"width must be at least 16 pixels, not {width}")
     if frame.shape[1] <= width:
@@ -139,7 +133,7 @@ def draw_dice(frame: np.ndarray, reading: DiceReading, *, scale: float = 1.0,
 
     :raises ValueError: `frame` is not (H, W, 3) uint8.
     """
-    _check_frame(frame)
+    check_frame(frame)
     image = frame.copy()
     for die in reading.dice:
         colour = DIE_BGR.get(die.colour, DIE_BGR["other"])
@@ -171,7 +165,7 @@ def draw_cards(frame: np.ndarray, reading: CardReading, *, scale: float = 1.0,
 
     :raises ValueError: `frame` is not (H, W, 3) uint8.
     """
-    _check_frame(frame)
+    check_frame(frame)
     image = frame.copy()
     for sightings, colour in ((reading.unsure, UNSURE_BGR), (reading.cards, CARD_BGR)):
         for sighting in sightings:
@@ -193,7 +187,7 @@ def draw_status(frame: np.ndarray, text: str, *,
 
     :raises ValueError: `frame` is not (H, W, 3) uint8.
     """
-    _check_frame(frame)
+    check_frame(frame)
     image = frame.copy()
     font = cv2.FONT_HERSHEY_SIMPLEX
     text, scale = _fit(text, image.shape[1], params.font_scale)
@@ -243,7 +237,7 @@ def encode_jpeg(image: np.ndarray, *, quality: int = 75) -> bytes:
 
     :raises ValueError: `image` is not (H, W, 3) uint8, or `quality` is out of range.
     """
-    _check_frame(image)
+    check_frame(image)
     if not 1 <= quality <= 100:
         raise ValueError(f"quality must be 1 to 100, not {quality}")
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
