@@ -107,7 +107,8 @@ def landed_reading(frame: np.ndarray, deck: Deck, last: CardReading, diff: np.nd
     shown = _shown_aspect(last.cards, frame.shape, deck, params)
     quads = [q for a in (deck.aspect, shown) if a is not None
              for q in view_quads(view, a, box, params=params.find)
-             if _touches(q, changed, scale, tile) and _inside(q, box, frame.shape[:2], tile / scale)]
+             if _touches(q, changed, scale, tile)
+             and _inside(q, box, frame.shape[:2], tile / scale)]
     if not quads:
         return None, view
     halved = halve(frame)
@@ -164,7 +165,8 @@ def is_explained(diff: np.ndarray, cards: list[CardSighting], scale: float, *, s
         mask = np.zeros(diff.shape, np.uint8)
         cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 1)
         g = max(1, int(np.ceil(shadow * side)))
-        mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1))
+        mask = cv2.dilate(mask, disc)
         left[mask > 0] = 0
     return not (tile_means(left, tile) >= still).any()
 
@@ -186,7 +188,8 @@ def _box(changed: np.ndarray, tile: int, scale: float, shape: tuple[int, int],
     m, t = land.margin, tile / scale
     h, w = shape
     x0, y0 = max(0, int((cols.min() - m) * t)), max(0, int((rows.min() - m) * t))
-    x1, y1 = min(w, int(np.ceil((cols.max() + 1 + m) * t))), min(h, int(np.ceil((rows.max() + 1 + m) * t)))
+    x1 = min(w, int(np.ceil((cols.max() + 1 + m) * t)))
+    y1 = min(h, int(np.ceil((rows.max() + 1 + m) * t)))
     if (x1 - x0) * (y1 - y0) > land.most * h * w:
         return None
     return x0, y0, x1, y1
