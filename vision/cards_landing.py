@@ -14,10 +14,8 @@ named there. :func:`landed_reading` reads such a frame without the rest of the t
    card revealed or nudged); the new cards lie whole in the frame, none on another; and
    each card of the last reading lies either clear of them or (nearly) wholly under one
    (then it is gone from view, as the full read would not look under it either);
-4. the cards named surely show the card's own aspect (``cards_aspect``) as they did: a
-   full read searches the whole frame again at that aspect when there is one, so a new
-   card that makes one appear (or go) could change what is found elsewhere. The box is
-   searched at the deck's aspect and at the one the last reading's cards showed.
+4. the box is searched at the deck's aspect and at the one the last reading's sure cards
+   showed (``cards_aspect``), as a full read searches at both.
 
 Otherwise (nothing named there, a card left unsure, a change left over) there is no
 reading and the reader reads the frame in full. The cards of the last reading that are
@@ -131,8 +129,6 @@ def landed_reading(frame: np.ndarray, deck: Deck, last: CardReading, diff: np.nd
             return None, view  # a card partly under the new one
         if covered <= land.clear:
             kept.append(s)
-    if (shown is None) != (_shown_aspect(tuple(kept + new), frame.shape, deck, params) is None):
-        return None, view  # the full read would search the frame again at another aspect
     if not is_explained(diff, new, scale, still=still, tile=tile, shadow=land.shadow):
         return None, view
     every = kept + new
