@@ -2,12 +2,15 @@
 its named cards painted out (the card lands), compared with a fresh ``read_cards``.
 
     .venv/bin/python bench/bench_card_landing.py [bench] [cards-scenes] [cards-pinochle]
-        [--crop-below F]
+        [--crop-below F] [--ab]
 
 ``bench`` is ``bench/bench_cards.py``'s 30 rendered frames (3 per condition, seed 11) with
 its 120-face deck; the others are the recorded suites under tests/data. Prints, per set,
 the CPU per landing frame (``time.process_time``, one thread) and how many landing reads
-name what a fresh read names, listing the others.
+name what a fresh read names, listing the others. ``--ab`` reads each landing twice in
+turn (order alternating), with the landing read (``TrackParams.land``, ``cards_landing``)
+and without it (every changed frame read in full), and prints both CPUs, how many landings
+the landing read read from the change alone, and where the two differ.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import os
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core: no BLAS threads spinning
@@ -76,16 +80,51 @@ def _landings(deck, frames, track: TrackParams) -> str:
                       f"{same}/{n} named as a fresh read names them"] + notes)
 
 
+def _ab(deck, frames, track: TrackParams) -> str:
+    read_cards(frames[0][1], deck)  # builds the deck's keypoint index
+    rng = np.random.default_rng(7)
+    ways = {"full": replace(track, land=None), "land": track}
+    cpu = {"full": 0.0, "land": 0.0}
+    same = {"full": 0, "land": 0}
+    n, alone, notes = 0, 0, []
+    for k, (key, after) in enumerate(frames):
+        fresh = read_cards(after, deck)
+        if not fresh.cards:
+            continue
+        before = _painted_out(after, fresh.cards[int(rng.integers(len(fresh.cards)))].corners)
+        got = {}
+        for way in (("full", "land") if k % 2 == 0 else ("land", "full")):
+            reader = CardReader(deck, track=ways[way])
+            reader.read(before)
+            keys = reader._keys
+            t = time.process_time()
+            got[way] = reader.read(after)
+            cpu[way] += time.process_time() - t
+            same[way] += sorted(got[way].ids) == sorted(fresh.ids)
+            if way == "land":
+                alone += reader._keys is keys and reader._stale is not None
+        n += 1
+        if sorted(got["full"].ids) != sorted(got["land"].ids):
+            notes.append(f"  {key}: land {sorted(got['land'].ids)}, full {sorted(got['full'].ids)},"
+                         f" fresh {sorted(fresh.ids)}")
+    return "\n".join([f"{n} landings: CPU per landing frame full {1000 * cpu['full'] / n:.1f} ms, "
+                      f"land {1000 * cpu['land'] / n:.1f} ms; read from the change alone "
+                      f"{alone}/{n}; named as a fresh read names them: full {same['full']}/{n}, "
+                      f"land {same['land']}/{n}"] + notes)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("sets", nargs="*", default=["bench"],
                     choices=["bench", "cards-scenes", "cards-pinochle"])
     ap.add_argument("--crop-below", type=float, default=TrackParams.crop_below)
+    ap.add_argument("--ab", action="store_true", help="with and without the landing read")
     args = ap.parse_args(argv)
     track = TrackParams(crop_below=args.crop_below)
     with tempfile.TemporaryDirectory() as tmp:
         for name, (deck, frames) in _sets(args.sets, Path(tmp)).items():
-            print(f"{name}: {_landings(deck, frames, track)}", flush=True)
+            run = _ab if args.ab else _landings
+            print(f"{name}: {run(deck, frames, track)}", flush=True)
     return 0
 
 

@@ -34,7 +34,8 @@ from vision.cards import read_keyed
 from vision.cards_find import FindParams
 from vision.cards_keys import (FrameKeys, find_keypoint_quads, frame_keys, with_nearest,
                                work_gray)
-from vision.cards_part import work_view, view_quads
+from vision.cards_landing import LandParams, landed_reading
+from vision.cards_part import WorkView, work_view, view_quads
 from vision.cards_stages import CardParams, Evidence, check_frame, coarse_all, fine_stage
 from vision.deck import Deck
 from vision.results import CardReading, CardSighting
@@ -79,6 +80,10 @@ class TrackParams:
         Outlines are kept only while the frame's card-white level (Otsu's, on the whole
         frame, 0-255) is within this of the level they were found at: the thresholds
         they came from would be another search's.
+    land : LandParams or None
+        A frame whose change is cards landing is read from the change alone
+        (``cards_landing``: the new cards' outlines near it, named, the last reading's
+        cards kept); None reads every changed frame in full.
     """
 
     tile: int = 32
@@ -89,6 +94,7 @@ class TrackParams:
     crop_below: float = 0.0
     carry_reads: int = 30
     level_drift: float = 2.0
+    land: LandParams | None = LandParams()
 
 
 class CardReader:
@@ -118,6 +124,7 @@ class CardReader:
         self._quads: list[tuple[np.ndarray, int]] = []  # last read's outlines, reads kept
         self._level = -np.inf  # card-white level of the last whole outline search
         self._ranked: dict[bytes, tuple] = {}  # last read's coarse ranking, per outline
+        self._stale: np.ndarray | None = None  # tiles changed since the keypoints were searched
 
     def read(self, frame: np.ndarray) -> CardReading:
         """The cards in ``frame`` (H, W, 3) uint8 BGR, as :func:`read_cards` names them.
@@ -131,14 +138,21 @@ class CardReader:
         changed = self._changed(soft)
         if changed is not None and not changed.any() and self._reading is not None:
             return self._reading
+        view = None
+        if changed is not None and self._reading is not None and self.track.land is not None:
+            reading, view = self._landed(frame, soft, scale, changed)
+            if reading is not None:
+                return reading
         keyed: list = []
         if keys_params is not None and self.deck.ids:
+            if changed is not None and self._stale is not None:
+                changed = changed | self._stale  # and what landing reads left unsearched
             keys = with_nearest(frame_keys(gray, scale, keys_params, reuse=self._keys,
                                            changed=changed, tile=self.track.tile),
                                 self.deck.faces, self.deck.bank, keys_params)
             keyed = find_keypoint_quads(frame, self.deck.faces, self.deck.bank,
                                         params=keys_params, keys=keys)
-            self._keys = keys
+            self._keys, self._stale = keys, None
         box = (None if changed is None or self.track.part_below <= 0
                else self._part(changed, scale, frame.shape[:2], self.track.part_below))
         named: list[_Named] = []  # only a whole read notes what it named, for the next
@@ -148,16 +162,38 @@ class CardReader:
             reading = CardReading(cards=(), unsure=())
         elif box is None:
             recall = self._recall(changed, scale, named)
-            quads = self._outlines(frame, changed, scale)
+            quads = self._outlines(frame, changed, scale, view)
             reading = read_keyed(frame, self.deck, keyed, params=self.params, fine=recall,
                                  quads=[q for q, _ in quads],
-                                 coarse=self._ranking(quads, ranked))
+                                 coarse=self._ranking(quads, ranked), view=view)
         else:
             reading = self._read_part(frame, box, keyed, changed, scale)
         self._gray, self._reading, self._named = soft, reading, named
         self._quads, self._ranked = quads, ranked
         self.reads += 1
         return reading
+
+    def _landed(self, frame: np.ndarray, soft: np.ndarray, scale: float, changed: np.ndarray
+                ) -> tuple[CardReading | None, WorkView | None]:
+        """The frame read from its change alone (``cards_landing``), noted as the last
+        read; None (and the outline search's view, when made) to read it in full."""
+        if not self.deck.ids or self._gray is None:
+            return None, None
+        named: list[_Named] = []
+        diff = cv2.absdiff(soft, self._gray).astype(np.float32)
+        reading, view = landed_reading(frame, self.deck, self._reading, diff, scale,
+                                       still=self.track.still, tile=self.track.tile,
+                                       params=self.params, land=self.track.land,
+                                       fine=self._recall(changed, scale, named))
+        if reading is None:
+            return None, view
+        t = self.track.tile
+        # what was named on unchanged tiles stays known; the keypoints there are stale
+        self._named = [n for n in self._named if _still(n.quad, changed, scale, t)] + named
+        self._stale = changed if self._stale is None else self._stale | changed
+        self._gray, self._reading, self._quads, self._ranked = soft, reading, [], {}
+        self.reads += 1
+        return reading, view
 
     def _recall(self, changed: np.ndarray | None, scale: float, named: list[_Named]
                 ) -> Callable:
@@ -199,14 +235,14 @@ class CardReader:
 
         return coarse
 
-    def _outlines(self, frame: np.ndarray, changed: np.ndarray | None, scale: float
-                  ) -> list[tuple[np.ndarray, int]]:
+    def _outlines(self, frame: np.ndarray, changed: np.ndarray | None, scale: float,
+                  view: WorkView | None = None) -> list[tuple[np.ndarray, int]]:
         """The frame's edge outlines (``cards_find``), each with the reads it was kept
         over: those touching a changed tile found afresh in a box around the change (on
         the whole frame's thresholds, ``cards_part``), those wholly on unchanged tiles
         kept from the last read while the frame's card-white level holds."""
         find, t = self.params.find, self.track.tile
-        view = work_view(frame, find)
+        view = view or work_view(frame, find)
         if (changed is None or self.track.crop_below <= 0 or not self._quads
                 or abs(view.level - self._level) > self.track.level_drift):
             self._level = view.level

@@ -93,7 +93,7 @@ def test_a_card_away_from_the_change_is_not_named_again(monkeypatch):
     assert any(s is first.cards[0] for s in landed.cards)
     # with recall turned off, every outline is named afresh
     named.clear()
-    reader = CardReader(cs.deck(), track=TrackParams(same_outline=0))
+    reader = CardReader(cs.deck(), track=TrackParams(same_outline=0, land=None))
     reader.read(_one_card())
     named.clear()
     assert reader.read(_two_cards()).ids == ("hero-fox", "num-4")
@@ -196,7 +196,7 @@ def _searched(monkeypatch) -> list[tuple[int, int]]:
 
 def test_outlines_are_searched_again_only_around_the_change(monkeypatch):
     sizes = _searched(monkeypatch)
-    reader = CardReader(cs.deck(), track=TrackParams(crop_below=0.7))
+    reader = CardReader(cs.deck(), track=TrackParams(crop_below=0.7, land=None))
     reader.read(_one_card())
     assert sizes == [_one_card().shape[:2]]  # the first frame: all of it
     landed = reader.read(_two_cards())
@@ -210,7 +210,7 @@ def test_outlines_are_searched_again_only_around_the_change(monkeypatch):
     assert gap.max() < 12
     # off (the default), the whole frame is searched every time
     sizes.clear()
-    reader = CardReader(cs.deck())
+    reader = CardReader(cs.deck(), track=TrackParams(land=None))
     reader.read(_one_card())
     assert reader.read(_two_cards()).ids == ("hero-fox", "num-4")
     assert sizes == [_one_card().shape[:2]] * 2
@@ -218,7 +218,7 @@ def test_outlines_are_searched_again_only_around_the_change(monkeypatch):
 
 def test_kept_outlines_are_searched_afresh_after_a_while(monkeypatch):
     sizes = _searched(monkeypatch)
-    reader = CardReader(cs.deck(), track=TrackParams(crop_below=0.7, carry_reads=1))
+    reader = CardReader(cs.deck(), track=TrackParams(crop_below=0.7, carry_reads=1, land=None))
     reader.read(_one_card())
     reader.read(_two_cards())
     assert reader.read(_one_card()).ids == ("hero-fox",)  # num-4 taken away again
@@ -243,7 +243,7 @@ def test_kept_outlines_keep_their_coarse_ranking(monkeypatch):
     # edge outlines only: a keypoint outline is always ranked afresh
     params = CardParams(keys=None)
     reader = CardReader(cs.deck(), params=params,
-                        track=TrackParams(crop_below=0.7, level_drift=255))
+                        track=TrackParams(crop_below=0.7, level_drift=255, land=None))
     reader.read(_one_card())
     assert _near(ranked, fox) >= 1
     ranked.clear()
@@ -251,7 +251,7 @@ def test_kept_outlines_keep_their_coarse_ranking(monkeypatch):
     assert _near(ranked, fox) == 0  # hero-fox's outlines were kept, and their ranking
     assert _near(ranked, four) >= 1
     # searched afresh, hero-fox's outlines are ranked again
-    reader = CardReader(cs.deck(), params=params)
+    reader = CardReader(cs.deck(), params=params, track=TrackParams(land=None))
     reader.read(_one_card())
     ranked.clear()
     assert reader.read(_two_cards()).ids == ("hero-fox", "num-4")
