@@ -10,7 +10,6 @@ history never waits for, or disturbs, the session writing it.
 from __future__ import annotations
 
 import json
-from contextlib import closing
 from typing import Any
 
 from flask import Blueprint, Response, current_app, make_response, render_template
@@ -27,7 +26,7 @@ _NO_STORE = {"Cache-Control": "no-store"}
 
 def _results() -> list[GameResult]:
     session = get_companion(current_app).session
-    with closing(Journal(session.journal.path.parent)) as journal:
+    with Journal(session.journal.path.parent) as journal:
         return load_results(journal)
 
 

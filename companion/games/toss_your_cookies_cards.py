@@ -37,7 +37,7 @@ ACTIONS: dict[str, ActionDoc] = {
                           {"type": "add_time", "seconds": 5}, required=("seconds",)),
     "skip": ActionDoc("End the countdown (Toss now!) or the scramble at once; with `phase`, "
                       "only that one (a tap meant for the countdown does not end the scramble).",
-                      {"phase": {"type": "string", "enum": ["countdown", "scramble"]}},
+                      {"phase": {"type": "string", "enum": list(rules.SKIP_PHASES)}},
                       {"type": "skip", "phase": "countdown"}),
     "timeout": ActionDoc("Sent by the session when the countdown or scramble runs out.",
                          {}, {"type": "timeout"}),

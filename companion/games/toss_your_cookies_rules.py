@@ -191,13 +191,17 @@ def winning_cookie(hand: tuple[str, ...], cookies: tuple[str, ...], players: int
     return best
 
 
+#: The timed phases a ``skip`` may name.
+SKIP_PHASES = ("countdown", "scramble")
+
+
 def parse_skip_phase(data: Mapping[str, Any]) -> str | None:
     """The phase a ``skip`` ends (``countdown`` or ``scramble``), or None: whichever is on.
 
     :raises InvalidAction: another value.
     """
     phase = data.get("phase")
-    if phase not in (None, "countdown", "scramble"):
+    if phase is not None and phase not in SKIP_PHASES:
         raise InvalidAction("'phase' must be \"countdown\" or \"scramble\".")
     return phase  # type: ignore[return-value]
 
