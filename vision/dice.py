@@ -38,7 +38,7 @@ from vision.dice_grain import is_grain_blotch, stands_out
 from vision.dice_marks import find_marks
 from vision.dice_shade import shaded_light
 from vision.dice_measure import blob_stats, outer_contours
-from vision.dice_other import is_soft_other, is_table_streak
+from vision.dice_other import is_table_streak
 from vision.dice_piles import pile_dice
 from vision.dice_split import guess_side, split_blocks
 from vision.dice_thin import is_inside, is_on_band, thin_blobs
@@ -167,8 +167,7 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
                           top_area=side * side, min_edge=params.min_edge, cloth=classes,
                           drop=lambda f: is_grain_blotch(f, work, side) or is_cloth_square(
                               f, grid, params, model, side, work, classes=classes) or (
-                              may_be_disc(f, side) and is_coin(work, f.centre, side)) or (
-                              is_soft_other(f, work, side)),
+                              may_be_disc(f, side) and is_coin(work, f.centre, side)),
                           soft_die=lambda f: stands_out(f.edge, work, f.centre, side))
     doubt = [pick.is_doubtful_top(t) for t in tops]  # doubtful tops yield to dice found
     doubtful = [t for t, d in zip(tops, doubt) if d]  # otherwise (below)
