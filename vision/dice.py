@@ -149,10 +149,9 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     mask = cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
     step = _TABLE_STEP * shrink
     found = [f for f in _find_faces(mask, raw, work, table, params, side, boxes, lit)
-             if not is_table_streak(f, _table_at(table, f.centre, step))
-             and not pick.is_table_like(f, _table_at(table, f.centre, step),
-                                       lambda f=f: is_table_colour(
-                                           f.bgr, threshold=params.fg_threshold, model=model))]
+             if not is_table_streak(f, at := _table_at(table, f.centre, step))
+             and not pick.is_table_like(f, at, lambda f=f: is_table_colour(
+                 f.bgr, threshold=params.fg_threshold, model=model))]
     contours = outer_contours(mask)  # of the foreground blobs, traced once
     thin = thin_blobs(contours, side)  # what lies on a pencil is no die
     found = split_blocks([f for f in found if not is_inside(thin, f.centre)])
