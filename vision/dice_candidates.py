@@ -17,7 +17,7 @@ from vision import dice_faces as faces_
 from vision import dice_measure as measure_
 from vision import dice_runs as runs_
 from vision.dice_faces import CLASS_NAMES, HUE, Face
-from vision.dice_necks import neck_pieces
+from vision.dice_necks import hull_area, neck_pieces
 
 
 def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndarray,
@@ -127,12 +127,12 @@ def _pieces(run: runs_.Run, run_area: float, cut: runs_.Core, min_area: float,
     if biggest < 0.45 * run_area and run_area < max_whole:
         # no bright core (translucent dice glow at their rims): try the whole run too
         pieces.append((run.outline, run_area, cut.own, True))
-    side = float(np.sqrt(max_whole / 2.5))  # (``max_whole`` is two and a half dice)
+    side = float(np.sqrt(max_whole / 2.5)) if necks else 0.0  # (``max_whole``: 2.5 dice)
     for cnt, cnt_area, own, whole in pieces:
         if cnt_area < 0.4 * min_area:
             continue
         hull = cv2.convexHull(cnt) if whole else cv2.convexHull(cnt) + shift
-        area = cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True)
+        area = hull_area(hull)
         if area < min_area:
             continue
         yield hull, area, own, whole
