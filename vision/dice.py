@@ -379,7 +379,7 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
         near[max(0, y - pad - y0):y + bh + pad - y0, max(0, x - pad - x0):x + bw + pad - x0] = 255
     edges = grad if before is None else faces_.unclipped_gradient(grad, before)  # (outlines)
     found = cands_.face_candidates(cls, mask[roi], near, unlike, hsv, bgr, edges, (x0, y0),
-                                   min_area, max_whole=2.5 * side * side, traced=(done := {}),
+                                   min_area, side=side, traced=(done := {}),
                                    shape=(params.max_aspect, params.min_fill), planes=planes,
                                    lit=before)
     shaded = shaded_light(cls, planes[2], table_v, table_max, params=params)  # (marks' rings)
