@@ -38,7 +38,7 @@ from vision.dice_grain import is_grain_blotch, stands_out
 from vision.dice_marks import find_marks
 from vision.dice_shade import shaded_light
 from vision.dice_measure import blob_stats, outer_contours
-from vision.dice_other import is_soft_other, is_table_streak
+from vision.dice_other import is_table_streak
 from vision.dice_piles import pile_dice
 from vision.dice_split import guess_side, split_blocks
 from vision.dice_thin import is_inside, is_on_band, thin_blobs
@@ -149,10 +149,9 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     mask = cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
     step = _TABLE_STEP * shrink
     found = [f for f in _find_faces(mask, raw, work, table, params, side, boxes, lit)
-             if not is_table_streak(f, _table_at(table, f.centre, step))
-             and not pick.is_table_like(f, _table_at(table, f.centre, step),
-                                       lambda f=f: is_table_colour(
-                                           f.bgr, threshold=params.fg_threshold, model=model))]
+             if not is_table_streak(f, at := _table_at(table, f.centre, step))
+             and not pick.is_table_like(f, at, lambda f=f: is_table_colour(
+                 f.bgr, threshold=params.fg_threshold, model=model))]
     contours = outer_contours(mask)  # of the foreground blobs, traced once
     thin = thin_blobs(contours, side)  # what lies on a pencil is no die
     found = split_blocks([f for f in found if not is_inside(thin, f.centre)])
@@ -167,8 +166,7 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
                           top_area=side * side, min_edge=params.min_edge, cloth=classes,
                           drop=lambda f: is_grain_blotch(f, work, side) or is_cloth_square(
                               f, grid, params, model, side, work, classes=classes) or (
-                              may_be_disc(f, side) and is_coin(work, f.centre, side)) or (
-                              is_soft_other(f, work, side)),
+                              may_be_disc(f, side) and is_coin(work, f.centre, side)),
                           soft_die=lambda f: stands_out(f.edge, work, f.centre, side))
     doubt = [pick.is_doubtful_top(t) for t in tops]  # doubtful tops yield to dice found
     doubtful = [t for t, d in zip(tops, doubt) if d]  # otherwise (below)
@@ -381,7 +379,7 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
         near[max(0, y - pad - y0):y + bh + pad - y0, max(0, x - pad - x0):x + bw + pad - x0] = 255
     edges = grad if before is None else faces_.unclipped_gradient(grad, before)  # (outlines)
     found = cands_.face_candidates(cls, mask[roi], near, unlike, hsv, bgr, edges, (x0, y0),
-                                   min_area, max_whole=2.5 * side * side, traced=(done := {}),
+                                   min_area, side=side, traced=(done := {}),
                                    shape=(params.max_aspect, params.min_fill), planes=planes,
                                    lit=before)
     shaded = shaded_light(cls, planes[2], table_v, table_max, params=params)  # (marks' rings)

@@ -17,13 +17,13 @@ from vision import dice_faces as faces_
 from vision import dice_measure as measure_
 from vision import dice_runs as runs_
 from vision.dice_faces import CLASS_NAMES, HUE, Face
-from vision.dice_necks import neck_pieces
+from vision.dice_necks import hull_area, neck_pieces
 
 
 def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndarray,
                     raw_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
                     grad: np.ndarray, offset: tuple[int, int], min_area: float, *,
-                    max_whole: float, shape: tuple[float, float] = (2.4, 0.5),
+                    side: float, shape: tuple[float, float] = (2.4, 0.5),
                     core: float = 0.8, planes: tuple | None = None,
                     traced: dict | None = None, lit: tuple | None = None) -> list[Face]:
     """Face candidates around one blob; ``offset`` (x, y) places the ROI in the work image.
@@ -43,7 +43,10 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
     ``dice_marks.find_marks`` traces too (a pass on ``unlike`` is that pass when all
     the colour's pixels near a blob differ from the table). ``lit`` (the ROI's brightness
     before an exposure gain, the gain) is where cores are cut and brightness measured.
+    ``side`` is a die's edge (ROI pixels): a run no bigger than two and a half dice's
+    faces is tried whole too, and one far bigger is no die.
     """
+    max_whole = 2.5 * side * side
     parts: list[dict] = []
     wholes: list[bool] = []
     long_ = (max(shape[0], 2.4), shape[1])  # two dice of one colour side by side
@@ -80,7 +83,7 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
         if i and code != runs[i - 1][0]:
             seen = set()  # (outlines repeat only within one colour class)
         # (touching dice of a Toss Up colour are cut by ``dice_split``, others at necks)
-        for hull, area, own, whole in _pieces(run, run_area, cut, min_area, max_whole,
+        for hull, area, own, whole in _pieces(run, run_area, cut, min_area, max_whole, side,
                                               necks=code not in CLASS_NAMES):
             key = (*cv2.boundingRect(hull), len(hull))
             if key in seen or area > 2.4 * max_whole:
@@ -114,25 +117,24 @@ def _runs(mask: np.ndarray, min_area: float, done: set, outlines: tuple | None =
 
 
 def _pieces(run: runs_.Run, run_area: float, cut: runs_.Core, min_area: float,
-            max_whole: float, *, necks: bool = False):
+            max_whole: float, side: float, *, necks: bool = False):
     """Yield (hull, area, own-mask crop, whole) for each piece of a run's bright core
     ``cut`` (area: the hull's plus half its perimeter), and for the whole run when its
     core is only slivers and the run is no bigger than ``max_whole`` pixels (``whole``
     True); the crops lie over the run's box. With ``necks``, a piece bigger than a die
-    that falls apart when opened with a disc half a die across (``dice_necks``: touching
-    dice joined by a neck) also gives each of its parts."""
+    (of edge ``side``) that falls apart when opened with a disc half a die across
+    (``dice_necks``: touching dice joined by a neck) also gives each of its parts."""
     pieces = [(c, a, cut.opened, False) for c, a in cut.pieces]  # (outlines in the atlas)
     shift = np.array(cut.shift, np.int32)
     biggest = max((a for _, a, _, _ in pieces), default=0.0)
     if biggest < 0.45 * run_area and run_area < max_whole:
         # no bright core (translucent dice glow at their rims): try the whole run too
         pieces.append((run.outline, run_area, cut.own, True))
-    side = float(np.sqrt(max_whole / 2.5))  # (``max_whole`` is two and a half dice)
     for cnt, cnt_area, own, whole in pieces:
         if cnt_area < 0.4 * min_area:
             continue
         hull = cv2.convexHull(cnt) if whole else cv2.convexHull(cnt) + shift
-        area = cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True)
+        area = hull_area(hull)
         if area < min_area:
             continue
         yield hull, area, own, whole

@@ -18,7 +18,7 @@ from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.dice_grid import grid_share
 from vision.dice_marks import RAYS
-from vision.dice_segment import grid_turn, is_table_colour, model_bgr
+from vision.dice_segment import grid_turn, is_table_colour, model_bgr, quarter_sample
 
 if TYPE_CHECKING:
     from vision.dice import DiceParams
@@ -32,8 +32,7 @@ def cloth_grid(work: np.ndarray, half: np.ndarray | None = None,
     ``half`` is ``work`` averaged to half size, and ``picked`` its picked quarter
     (``dice_segment.quarter_sample``), if at hand (each saves a pass)."""
     quarter = (work.shape[1] // 4, work.shape[0] // 4)
-    grid = grid_turn(cv2.resize(work, quarter, interpolation=cv2.INTER_NEAREST)
-                     if picked is None else picked, min_edges=0.02)
+    grid = grid_turn(quarter_sample(work) if picked is None else picked, min_edges=0.02)
     if grid is None:
         grid = grid_turn(cv2.resize(work if half is None else half, quarter,
                                     interpolation=cv2.INTER_AREA), min_edges=0.02)

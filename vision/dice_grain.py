@@ -44,8 +44,12 @@ def is_grain_blotch(face: faces_.Face, work: np.ndarray, side: float, *,
     mark and no light body around it (nothing else vouches for a die), an outline more
     ragged than a die's rounded square (``corners`` over ``max_corners``), and an
     outline gradient (``edge``) under ``least`` times the grain around it
-    (:func:`grain_level`; ``side`` a die's edge in ``work``'s pixels)."""
-    if (face.mark != faces_.NONE or face.body > 0 or face.corners <= max_corners
-            or faces_.has_pips(face)):
+    (:func:`grain_level`; ``side`` a die's edge in ``work``'s pixels). A face of no Toss
+    Up colour (another game's die) has only its outline to vouch for it: neither a
+    rounded outline nor pips spare it."""
+    if face.mark != faces_.NONE or face.body > 0:
+        return False
+    if face.cls in faces_.CLASS_NAMES and (face.corners <= max_corners
+                                           or faces_.has_pips(face)):
         return False
     return not stands_out(face.edge, work, face.centre, side, least=least)

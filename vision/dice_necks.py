@@ -27,6 +27,11 @@ LONG, FULL = 1.6, 0.8  # ... and only outlines longer than wide or filling less 
 #                         die's rounded face nearly all): a square, full outline has no neck
 
 
+def hull_area(hull: np.ndarray) -> float:
+    """A candidate's area: its convex hull's (N, 1, 2) area plus half its perimeter."""
+    return cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True)
+
+
 def neck_pieces(hull: np.ndarray, area: float, own: np.ndarray, origin: tuple[int, int],
                 side: float, *, min_area: float, max_area: float
                 ) -> list[tuple[np.ndarray, float]]:
@@ -76,7 +81,7 @@ def neck_pieces(hull: np.ndarray, area: float, own: np.ndarray, origin: tuple[in
     out = []
     for part in parts:
         piece = cv2.convexHull(part) + np.array([x, y], np.int32)
-        piece_area = cv2.contourArea(piece) + 0.5 * cv2.arcLength(piece, True)
+        piece_area = hull_area(piece)
         if max(min_area, PIECE * side * side) <= piece_area < max_area:
             out.append((piece, piece_area))
     return out

@@ -11,8 +11,9 @@ things a die of another game never is are left out:
   table must be coloured: at least twice the tint tolerance away from grey, which puts a
   face within the tolerance of it away from grey too (no white, grey or black die);
 - a patch of the grain: a face whose outline does not stand out of the table's grain
-  around it (``dice_grain.stands_out``, the grain test's own measure); a die's top of a
-  Toss Up colour has its colour to vouch for it, an ``other`` face only its outline.
+  around it (``dice_grain.is_grain_blotch``, which asks it of every ``other`` face); a
+  die's top of a Toss Up colour has its colour to vouch for it, an ``other`` face only
+  its outline.
 
 Points are (x, y) working pixels; colours BGR.
 """
@@ -22,10 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.dice_faces import CLASS_NAMES, NONE, Face
-from vision.dice_grain import stands_out
-
-TINT = 0.07  # summed difference of (b, g, r) / (b + g + r): the same tint (as
-#              ``dice_pick.is_table_tint``)
+from vision.dice_pick import TINT  # the same tint as ``dice_pick.is_table_tint``
 
 
 def is_other(face: Face) -> bool:
@@ -45,8 +43,3 @@ def is_table_streak(face: Face, table_bgr: np.ndarray | tuple[float, float, floa
     grey = sum(abs(c / ts - 1.0 / 3.0) for c in t)
     return grey >= 2 * TINT and sum(abs(a / fs - b / ts) for a, b in zip(f, t)) < TINT
 
-
-def is_soft_other(face: Face, work: np.ndarray, side: float) -> bool:
-    """True for an ``other`` face whose outline does not stand out of the table's grain
-    around it (``work`` (H, W, 3) uint8 BGR, ``side`` a die's edge in its pixels)."""
-    return is_other(face) and not stands_out(face.edge, work, face.centre, side)

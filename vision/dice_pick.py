@@ -135,6 +135,9 @@ def is_table_like(face: Face, table_bgr: np.ndarray,
     return is_table_tint(face.bgr, table_bgr, table_colour)
 
 
+TINT = 0.07  # summed difference of (b, g, r) / (b + g + r): the same tint
+
+
 def is_table_tint(bgr: tuple[float, float, float], table_bgr: np.ndarray,
                   table_colour: bool | Callable[[], bool] = False) -> bool:
     """True for a BGR colour no brighter than the table around it and of its tint there,
@@ -144,7 +147,7 @@ def is_table_tint(bgr: tuple[float, float, float], table_bgr: np.ndarray,
     ratio = float(f.sum() / t.sum())
     if ratio >= 1.15:
         return False
-    if float(np.abs(f / f.sum() - t / t.sum()).sum()) < 0.07:
+    if float(np.abs(f / f.sum() - t / t.sum()).sum()) < TINT:
         return True
     return table_colour() if callable(table_colour) else table_colour
 

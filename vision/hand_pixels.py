@@ -20,11 +20,6 @@ if TYPE_CHECKING:
     from vision.hand import HandParams
 
 
-def _check(frame: np.ndarray) -> None:
-    """Refuse a frame the detector cannot look at, naming what is wrong."""
-    check_frame(frame, min_side=8)
-
-
 def measure(frame: np.ndarray, width: int
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Shrink a frame to ``width`` and measure it: picture, chroma, brightness, clipped.
@@ -38,7 +33,7 @@ def measure(frame: np.ndarray, width: int
 
     :raises ValueError: ``frame`` is not an (H, W, 3) uint8 image of at least 8x8 pixels.
     """
-    _check(frame)
+    check_frame(frame, min_side=8)
     small = _shrink(frame, width)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     counts = np.cumsum(cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel())

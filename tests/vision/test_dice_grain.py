@@ -8,7 +8,7 @@ import cv2
 
 from tests.vision import dice_support as ds
 from vision.dice_blobs import square_blobs
-from vision.dice_faces import GREEN, RED
+from vision.dice_faces import GREEN, GREY, RED
 from vision.dice_grain import grain_level, is_grain_blotch
 
 FELT = (40, 120, 35)
@@ -35,6 +35,20 @@ def test_a_plain_ragged_patch_whose_outline_is_the_grains_is_no_die():
         assert not is_grain_blotch(ds.face(**{**patch, **die_like}), frame, 30.0), die_like
     # the same outline on a clean table is an edge
     assert not is_grain_blotch(ds.face(**patch), ds.table(colour=FELT, noise=2.0), 30.0)
+
+
+def test_an_other_face_whose_outline_is_the_tables_grain_is_no_die():
+    # study renders 6202 0059 (dark wood), 6203 0057 (dim): an "other" face whose
+    # outline's gradient is 0.9-1.1 times the grain around it; another game's dice
+    # stand out of it 1.9 times and more (renders and the studied half of the photos)
+    frame = ds.table(colour=(120, 125, 130), noise=20.0)
+    grain = grain_level(frame, (100.0, 100.0), 30.0)
+    patch = dict(cls=GREY, mark=0, edge=grain)
+    assert is_grain_blotch(ds.face(**patch), frame, 30.0)
+    assert not is_grain_blotch(ds.face(**{**patch, "edge": 2 * grain}), frame, 30.0)
+    assert not is_grain_blotch(ds.face(**{**patch, "cls": RED}), frame, 30.0)
+    assert not is_grain_blotch(ds.face(**patch), ds.table(colour=(120, 125, 130), noise=2.0),
+                               30.0)
 
 
 def test_a_square_blob_of_the_grain_is_no_die_but_a_drawn_die_on_it_is():

@@ -85,7 +85,7 @@ def test_the_traces_face_candidates_hands_on_give_the_same_marks(outside):
     grad = gradient(hsv)
     traced: dict = {}
     face_candidates(cls, blob, near, blob, hsv, patch, grad, (0, 0), 40.0,
-                    max_whole=2000.0, traced=traced)
+                    side=28.0, traced=traced)
     assert GREEN in traced and (RED in traced) is not outside
 
     def key(faces: list) -> list:

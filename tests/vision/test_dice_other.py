@@ -9,8 +9,7 @@ import cv2
 from tests.vision import dice_support as ds
 from vision.dice import read_dice
 from vision.dice_faces import GREY, HUE, LIGHT, RED
-from vision.dice_grain import grain_level
-from vision.dice_other import is_other, is_soft_other, is_table_streak
+from vision.dice_other import is_other, is_table_streak
 
 WOOD = (49.0, 84.0, 151.0)  # dark wood, BGR
 
@@ -43,20 +42,6 @@ def test_a_white_or_black_die_on_a_grey_table_is_no_streak():
     for die in ((210.0, 222.0, 226.0), (49.0, 50.0, 52.0)):
         assert not is_table_streak(ds.face(cls=LIGHT, mark=0, bgr=die), grey)
         assert not is_table_streak(ds.face(cls=GREY, mark=0, bgr=die), grey)
-
-
-def test_an_other_face_whose_outline_is_the_tables_grain_is_no_die():
-    # study renders 6202 0059 (dark wood), 6203 0057 (dim): an "other" face whose
-    # outline's gradient is 0.9-1.1 times the grain around it; another game's dice
-    # stand out of it 1.9 times and more (renders and the studied half of the photos)
-    frame = ds.table(colour=(120, 125, 130), noise=20.0)
-    grain = grain_level(frame, (100.0, 100.0), 30.0)
-    patch = dict(cls=GREY, mark=0, edge=grain)
-    assert is_soft_other(ds.face(**patch), frame, 30.0)
-    assert not is_soft_other(ds.face(**{**patch, "edge": 2 * grain}), frame, 30.0)
-    assert not is_soft_other(ds.face(**{**patch, "cls": RED}), frame, 30.0)
-    assert not is_soft_other(ds.face(**patch), ds.table(colour=(120, 125, 130), noise=2.0),
-                             30.0)
 
 
 def test_a_light_streak_of_dark_wood_beside_a_blue_die_is_not_read():
