@@ -70,9 +70,9 @@ class LandParams:
 
 
 def landed_reading(frame: np.ndarray, deck: Deck, last: CardReading, diff: np.ndarray,
-                   scale: float, *, still: float, tile: int, params: CardParams,
-                   land: LandParams = LandParams(), fine: Callable | None = None
-                   ) -> tuple[CardReading | None, WorkView | None]:
+                   changed: np.ndarray, scale: float, *, still: float, tile: int,
+                   params: CardParams, land: LandParams = LandParams(),
+                   fine: Callable | None = None) -> tuple[CardReading | None, WorkView | None]:
     """The reading of ``frame`` when the change from the last frame read is cards landing.
 
     Parameters
@@ -83,6 +83,8 @@ def landed_reading(frame: np.ndarray, deck: Deck, last: CardReading, diff: np.nd
     diff : ndarray of shape (h, w), float32
         Absolute grey difference from the last frame read, on the work frame (``scale``
         work pixels per frame pixel), blurred against sensor noise.
+    changed : ndarray of shape (ceil(h / tile), ceil(w / tile)), bool
+        Per tile, whether it changed: ``tile_means(diff, tile) >= still``.
     still, tile : float, int
         A ``tile`` x ``tile`` tile whose mean difference is below ``still`` has not changed.
     fine : callable, optional
@@ -95,7 +97,6 @@ def landed_reading(frame: np.ndarray, deck: Deck, last: CardReading, diff: np.nd
     view : WorkView or None
         The outline search's view of the frame, when made (the full read may reuse it).
     """
-    changed = tile_means(diff, tile) >= still
     if not changed.any():
         return None, None
     box = _box(changed, tile, scale, frame.shape[:2], land)

@@ -34,7 +34,7 @@ from vision.cards import read_keyed
 from vision.cards_find import FindParams
 from vision.cards_keys import (FrameKeys, find_keypoint_quads, frame_keys, with_nearest,
                                work_gray)
-from vision.cards_landing import LandParams, landed_reading
+from vision.cards_landing import LandParams, landed_reading, tile_means
 from vision.cards_part import WorkView, work_view, view_quads
 from vision.cards_stages import CardParams, Evidence, check_frame, coarse_all, fine_stage
 from vision.deck import Deck
@@ -135,12 +135,12 @@ class CardReader:
         keys_params = self.params.keys
         gray, scale = work_gray(frame) if keys_params is None else work_gray(frame, keys_params)
         soft = cv2.GaussianBlur(gray, (5, 5), 0)
-        changed = self._changed(soft)
+        diff, changed = self._changed(soft)
         if changed is not None and not changed.any() and self._reading is not None:
             return self._reading
         view = None
         if changed is not None and self._reading is not None and self.track.land is not None:
-            reading, view = self._landed(frame, soft, scale, changed)
+            reading, view = self._landed(frame, soft, scale, diff, changed)
             if reading is not None:
                 return reading
         keyed: list = []
@@ -173,15 +173,14 @@ class CardReader:
         self.reads += 1
         return reading
 
-    def _landed(self, frame: np.ndarray, soft: np.ndarray, scale: float, changed: np.ndarray
-                ) -> tuple[CardReading | None, WorkView | None]:
+    def _landed(self, frame: np.ndarray, soft: np.ndarray, scale: float, diff: np.ndarray,
+                changed: np.ndarray) -> tuple[CardReading | None, WorkView | None]:
         """The frame read from its change alone (``cards_landing``), noted as the last
         read; None (and the outline search's view, when made) to read it in full."""
-        if not self.deck.ids or self._gray is None:
+        if not self.deck.ids:
             return None, None
         named: list[_Named] = []
-        diff = cv2.absdiff(soft, self._gray).astype(np.float32)
-        reading, view = landed_reading(frame, self.deck, self._reading, diff, scale,
+        reading, view = landed_reading(frame, self.deck, self._reading, diff, changed, scale,
                                        still=self.track.still, tile=self.track.tile,
                                        params=self.params, land=self.track.land,
                                        fine=self._recall(changed, scale, named))
@@ -266,21 +265,14 @@ class CardReader:
         return kept + [(q, 0) for q in part if (q >= lo).all() and (q <= hi).all()
                        and not _still(q, changed, scale, t)]
 
-    def _changed(self, soft: np.ndarray) -> np.ndarray | None:
-        """Per tile, True where the picture moved since the last frame read; None when
-        there is no such frame (or it had another size)."""
+    def _changed(self, soft: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """The grey difference from the last frame read (work frame, float32) and, per
+        tile, True where the picture moved since; (None, None) when there is no such frame
+        (or it had another size)."""
         if self._gray is None or self._gray.shape != soft.shape:
-            return None
-        t = self.track.tile
-        h, w = soft.shape
+            return None, None
         diff = cv2.absdiff(soft, self._gray).astype(np.float32)
-        rows, cols = -(-h // t), -(-w // t)
-        padded = np.zeros((rows * t, cols * t), np.float32)
-        padded[:h, :w] = diff
-        mean = padded.reshape(rows, t, cols, t).sum(axis=(1, 3))
-        area = np.zeros_like(padded)
-        area[:h, :w] = 1
-        return mean / area.reshape(rows, t, cols, t).sum(axis=(1, 3)) >= self.track.still
+        return diff, tile_means(diff, self.track.tile) >= self.track.still
 
     def _touched(self, changed: np.ndarray, scale: float) -> list[bool]:
         """Per sighting of the last reading (cards, then unsure), whether its outline
