@@ -70,9 +70,9 @@ class LandParams:
 
 
 def landed_reading(frame: np.ndarray, deck: Deck, last: CardReading, diff: np.ndarray,
-                   scale: float, *, still: float, tile: int, params: CardParams,
-                   land: LandParams = LandParams(), fine: Callable | None = None
-                   ) -> tuple[CardReading | None, WorkView | None]:
+                   changed: np.ndarray, scale: float, *, still: float, tile: int,
+                   params: CardParams, land: LandParams = LandParams(),
+                   fine: Callable | None = None) -> tuple[CardReading | None, WorkView | None]:
     """The reading of ``frame`` when the change from the last frame read is cards landing.
 
     Parameters
@@ -83,6 +83,8 @@ def landed_reading(frame: np.ndarray, deck: Deck, last: CardReading, diff: np.nd
     diff : ndarray of shape (h, w), float32
         Absolute grey difference from the last frame read, on the work frame (``scale``
         work pixels per frame pixel), blurred against sensor noise.
+    changed : ndarray of shape (ceil(h / tile), ceil(w / tile)), bool
+        Per tile, whether it changed: ``tile_means(diff, tile) >= still``.
     still, tile : float, int
         A ``tile`` x ``tile`` tile whose mean difference is below ``still`` has not changed.
     fine : callable, optional
@@ -95,7 +97,6 @@ def landed_reading(frame: np.ndarray, deck: Deck, last: CardReading, diff: np.nd
     view : WorkView or None
         The outline search's view of the frame, when made (the full read may reuse it).
     """
-    changed = tile_means(diff, tile) >= still
     if not changed.any():
         return None, None
     box = _box(changed, tile, scale, frame.shape[:2], land)
@@ -105,8 +106,8 @@ def landed_reading(frame: np.ndarray, deck: Deck, last: CardReading, diff: np.nd
     shown = _shown_aspect(last.cards, frame.shape, deck, params)
     quads = [q for a in (deck.aspect, shown) if a is not None
              for q in view_quads(view, a, box, params=params.find)
-             if _touches(q, changed, scale, tile)
-             and _inside(q, box, frame.shape[:2], tile / scale)]
+             if (touched_tiles(q, changed.shape, scale, tile) & changed).any()
+             and is_inside_box(q, box, frame.shape[:2], tile / scale)]
     if not quads:
         return None, view
     halved = halve(frame)
@@ -120,11 +121,11 @@ def landed_reading(frame: np.ndarray, deck: Deck, last: CardReading, diff: np.nd
     new = [s for s, _ in found]
     if not new or any(s.card_id is None or leaves_frame(s.corners, frame.shape) for s in new):
         return None, view  # a card left unsure, or cut by the frame: the full read decides
-    if any(_under(a, b) > land.clear for i, a in enumerate(new) for b in new[i + 1:]):
+    if any(share_under(a, b) > land.clear for i, a in enumerate(new) for b in new[i + 1:]):
         return None, view  # a card partly on another: the full read's second looks
     kept = []
     for s in last.cards + last.unsure:
-        covered = max(_under(s, n) for n in new)
+        covered = max(share_under(s, n) for n in new)
         if land.clear < covered < land.gone:
             return None, view  # a card partly under the new one
         if covered <= land.clear:
@@ -191,16 +192,18 @@ def _box(changed: np.ndarray, tile: int, scale: float, shape: tuple[int, int],
     return x0, y0, x1, y1
 
 
-def _touches(quad: np.ndarray, changed: np.ndarray, scale: float, tile: int) -> bool:
-    """Whether the outline (frame pixels) covers any changed tile."""
-    grid = np.zeros((changed.shape[0] * 4, changed.shape[1] * 4), np.uint8)
-    cv2.fillConvexPoly(grid, np.round(quad * scale * 4 / tile - 0.5).astype(np.int32), 1)
-    return bool((grid.reshape(changed.shape[0], 4, changed.shape[1], 4).max(axis=(1, 3))
-                 .astype(bool) & changed).any())
+def touched_tiles(quad: np.ndarray, shape: tuple[int, int], scale: float, tile: int
+                  ) -> np.ndarray:
+    """The tiles (bool, of ``shape`` (rows, cols)) that the outline (frame pixels) touches:
+    it is drawn on a grid four times finer than the tiles, so a tile it only clips counts."""
+    rows, cols = shape
+    fine = np.zeros((rows * 4, cols * 4), np.uint8)
+    cv2.fillConvexPoly(fine, np.round(quad * scale * 4 / tile - 0.5).astype(np.int32), 1)
+    return fine.reshape(rows, 4, cols, 4).max(axis=(1, 3)) > 0
 
 
-def _inside(quad: np.ndarray, box: tuple[int, int, int, int], shape: tuple[int, int],
-            gap: float) -> bool:
+def is_inside_box(quad: np.ndarray, box: tuple[int, int, int, int], shape: tuple[int, int],
+                  gap: float) -> bool:
     """Whether the outline keeps ``gap`` pixels from the box's edges inside the frame (an
     outline drawn along them is a card the box cuts, not one of the table's)."""
     x0, y0, x1, y1 = box
@@ -210,7 +213,7 @@ def _inside(quad: np.ndarray, box: tuple[int, int, int, int], shape: tuple[int, 
     return bool((quad >= lo).all() and (quad <= hi).all())
 
 
-def _under(s: CardSighting, by: CardSighting) -> float:
+def share_under(s: CardSighting, by: CardSighting) -> float:
     """Share of ``s``'s outline under ``by``'s."""
     a, b = np.array(s.corners, np.float32), np.array(by.corners, np.float32)
     area = cv2.contourArea(a)

@@ -19,15 +19,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.cards_match import Bank, fine_distance
+from vision.cards_match import fine_distance
 
 __all__ = ["lay_as_closest"]
 
 _IDENTITY = np.eye(2, 3, dtype=np.float32)  # what ``cards_match.align`` gives when it fails
 
 
-def lay_as_closest(picks: dict[str, int], bank: Bank, keep: float, aligned: dict,
-                   masks: dict, dist: dict[str, float], warps: dict[str, np.ndarray]
+def lay_as_closest(picks: dict[str, int], keep: float, aligned: dict, masks: dict,
+                   dist: dict[str, float], warps: dict[str, np.ndarray]
                    ) -> tuple[dict, dict, dict[str, float], dict[str, np.ndarray]]:
     """The fits of ``cards_name._fine_fits``, a face whose own fit failed also laid as the
     closest face lies.
@@ -37,7 +37,6 @@ def lay_as_closest(picks: dict[str, int], bank: Bank, keep: float, aligned: dict
     picks : dict of str to int
         Shortlisted face id -> reference index (``>= N``: turned 180 degrees); the first
         is the closest face by the coarse ranking.
-    bank : Bank
     keep : float
         ``MatchParams.keep_cells``.
     aligned, masks, dist, warps : dict
@@ -56,12 +55,10 @@ def lay_as_closest(picks: dict[str, int], bank: Bank, keep: float, aligned: dict
         return aligned, masks, dist, warps
     aligned, masks, dist, warps = dict(aligned), dict(masks), dict(dist), dict(warps)
     query, mask = aligned[first][0], masks[first]
-    n = len(bank.ids)
-    for cid, i in picks.items():
+    for cid in picks:
         if cid == first or cid not in dist or not np.array_equal(warps[cid], _IDENTITY):
             continue
-        ref = bank.fine[i % n]
-        ref = ref[::-1, ::-1] if i >= n else ref
+        ref = aligned[cid][1]
         d = fine_distance(query, mask, ref, keep=keep)
         if d < dist[cid]:
             aligned[cid], masks[cid], dist[cid], warps[cid] = (query, ref), mask, d, warps[first]

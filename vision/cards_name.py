@@ -191,7 +191,7 @@ def _fine_fits(picks: dict[str, int], light: np.ndarray, fine_card: np.ndarray,
         dist[cid] = fine_distance(query, masks[cid], aligned[cid][1], keep=params.keep_cells)
         if len(dist) == 1 and dist[cid] > params.max_fine_distance + CLEARLY_NONE:
             break
-    return lay_as_closest(picks, bank, params.keep_cells, aligned, masks, dist, warps)
+    return lay_as_closest(picks, params.keep_cells, aligned, masks, dist, warps)
 
 
 def _seen_distance(i: int, light: np.ndarray, fine_card: np.ndarray, valid: np.ndarray,

@@ -20,7 +20,7 @@ import numpy as np
 
 from vision.results import CardSighting
 
-__all__ = ["NEST_SMALLER", "NEST_WITHIN", "doubt_nested"]
+__all__ = ["doubt_nested"]
 
 # the share of an outline's area lying inside another card's for it to be nested in it
 NEST_WITHIN = 0.8
@@ -29,9 +29,7 @@ NEST_WITHIN = 0.8
 NEST_SMALLER = 0.7
 
 
-def doubt_nested(sightings: list[CardSighting], sure_distance: float, *,
-                 within: float = NEST_WITHIN, smaller: float = NEST_SMALLER
-                 ) -> list[CardSighting]:
+def doubt_nested(sightings: list[CardSighting], sure_distance: float) -> list[CardSighting]:
     """``sightings`` with each named card that is nested with a surer card left unsure.
 
     Parameters
@@ -41,10 +39,6 @@ def doubt_nested(sightings: list[CardSighting], sure_distance: float, *,
     sure_distance : float
         ``MatchParams.sure_distance``: only a card matched at least this closely (named
         or unsure) vouches that its outline is a card's.
-    within : float
-        Share of the smaller outline's area that must lie inside the larger one.
-    smaller : float
-        Largest ratio of the smaller outline's area to the larger's.
 
     Returns
     -------
@@ -62,10 +56,10 @@ def doubt_nested(sightings: list[CardSighting], sure_distance: float, *,
             if j == i or t.distance > sure_distance or t.distance >= s.distance:
                 continue
             small, large = sorted((areas[i], areas[j]))
-            if not 0 < small <= smaller * large or t.best_guess == s.card_id:
+            if not 0 < small <= NEST_SMALLER * large or t.best_guess == s.card_id:
                 continue
             inter, _ = cv2.intersectConvexConvex(quads[i], quads[j])
-            if inter >= within * small:
+            if inter >= NEST_WITHIN * small:
                 out[i] = replace(s, card_id=None, confidence=min(s.confidence, 0.49))
                 break
     return out

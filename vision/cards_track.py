@@ -34,7 +34,8 @@ from vision.cards import read_keyed
 from vision.cards_find import FindParams
 from vision.cards_keys import (FrameKeys, find_keypoint_quads, frame_keys, with_nearest,
                                work_gray)
-from vision.cards_landing import LandParams, landed_reading
+from vision.cards_landing import (LandParams, is_inside_box, landed_reading, share_under,
+                                  tile_means, touched_tiles)
 from vision.cards_part import WorkView, work_view, view_quads
 from vision.cards_stages import CardParams, Evidence, check_frame, coarse_all, fine_stage
 from vision.deck import Deck
@@ -135,12 +136,12 @@ class CardReader:
         keys_params = self.params.keys
         gray, scale = work_gray(frame) if keys_params is None else work_gray(frame, keys_params)
         soft = cv2.GaussianBlur(gray, (5, 5), 0)
-        changed = self._changed(soft)
+        diff, changed = self._changed(soft)
         if changed is not None and not changed.any() and self._reading is not None:
             return self._reading
         view = None
         if changed is not None and self._reading is not None and self.track.land is not None:
-            reading, view = self._landed(frame, soft, scale, changed)
+            reading, view = self._landed(frame, soft, scale, diff, changed)
             if reading is not None:
                 return reading
         keyed: list = []
@@ -173,15 +174,14 @@ class CardReader:
         self.reads += 1
         return reading
 
-    def _landed(self, frame: np.ndarray, soft: np.ndarray, scale: float, changed: np.ndarray
-                ) -> tuple[CardReading | None, WorkView | None]:
+    def _landed(self, frame: np.ndarray, soft: np.ndarray, scale: float, diff: np.ndarray,
+                changed: np.ndarray) -> tuple[CardReading | None, WorkView | None]:
         """The frame read from its change alone (``cards_landing``), noted as the last
         read; None (and the outline search's view, when made) to read it in full."""
-        if not self.deck.ids or self._gray is None:
+        if not self.deck.ids:
             return None, None
         named: list[_Named] = []
-        diff = cv2.absdiff(soft, self._gray).astype(np.float32)
-        reading, view = landed_reading(frame, self.deck, self._reading, diff, scale,
+        reading, view = landed_reading(frame, self.deck, self._reading, diff, changed, scale,
                                        still=self.track.still, tile=self.track.tile,
                                        params=self.params, land=self.track.land,
                                        fine=self._recall(changed, scale, named))
@@ -255,32 +255,21 @@ class CardReader:
         if box is None or any(age > self.track.carry_reads for _, age in kept):
             self._level = view.level
             return [(q, 0) for q in view_quads(view, self.deck.aspect, params=find)]
-        x0, y0, x1, y1 = box
         part = view_quads(view, self.deck.aspect, box, params=find)
         # a card cut by the box's edge inside the frame is cut short there: an outline
         # drawn along that edge is none of the table's
-        h, w = frame.shape[:2]
-        d = 0.5 * self.track.margin * max(h, w)
-        lo = np.array([x0 + d if x0 > 0 else -np.inf, y0 + d if y0 > 0 else -np.inf])
-        hi = np.array([x1 - d if x1 < w else np.inf, y1 - d if y1 < h else np.inf])
-        return kept + [(q, 0) for q in part if (q >= lo).all() and (q <= hi).all()
+        d = 0.5 * self.track.margin * max(frame.shape[:2])
+        return kept + [(q, 0) for q in part if is_inside_box(q, box, frame.shape[:2], d)
                        and not _still(q, changed, scale, t)]
 
-    def _changed(self, soft: np.ndarray) -> np.ndarray | None:
-        """Per tile, True where the picture moved since the last frame read; None when
-        there is no such frame (or it had another size)."""
+    def _changed(self, soft: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """The grey difference from the last frame read (work frame, float32) and, per
+        tile, True where the picture moved since; (None, None) when there is no such frame
+        (or it had another size)."""
         if self._gray is None or self._gray.shape != soft.shape:
-            return None
-        t = self.track.tile
-        h, w = soft.shape
+            return None, None
         diff = cv2.absdiff(soft, self._gray).astype(np.float32)
-        rows, cols = -(-h // t), -(-w // t)
-        padded = np.zeros((rows * t, cols * t), np.float32)
-        padded[:h, :w] = diff
-        mean = padded.reshape(rows, t, cols, t).sum(axis=(1, 3))
-        area = np.zeros_like(padded)
-        area[:h, :w] = 1
-        return mean / area.reshape(rows, t, cols, t).sum(axis=(1, 3)) >= self.track.still
+        return diff, tile_means(diff, self.track.tile) >= self.track.still
 
     def _touched(self, changed: np.ndarray, scale: float) -> list[bool]:
         """Per sighting of the last reading (cards, then unsure), whether its outline
@@ -332,7 +321,7 @@ class CardReader:
         kept = [s for s, hit in zip(old, self._touched(changed, scale)) if not hit]
         new = [_moved(s, shift) for s in part.cards + part.unsure]
         # a card seen again whole before and cut by the box now: the whole view stays
-        new = [s for s in new if not any(_covered(s, k) > 0.5 for k in kept)]
+        new = [s for s in new if not any(share_under(s, k) > 0.5 for k in kept)]
         every = kept + new
         return CardReading(cards=tuple(s for s in every if s.card_id is not None),
                            unsure=tuple(s for s in every if s.card_id is None))
@@ -361,12 +350,8 @@ class _Named:
 
 
 def _still(quad: np.ndarray, changed: np.ndarray, scale: float, tile: int) -> bool:
-    """Whether every tile the outline touches is unchanged (the outline is drawn on a grid
-    four times finer than the tiles, so a tile it only clips counts too)."""
-    rows, cols = changed.shape
-    fine = np.zeros((rows * 4, cols * 4), np.uint8)
-    cv2.fillConvexPoly(fine, np.round(quad * scale * 4 / tile - 0.5).astype(np.int32), 1)
-    touched = fine.reshape(rows, 4, cols, 4).max(axis=(1, 3)) > 0
+    """Whether every tile the outline touches (``touched_tiles``) is unchanged."""
+    touched = touched_tiles(quad, changed.shape, scale, tile)
     return touched.any() and not (touched & changed).any()
 
 
@@ -374,10 +359,3 @@ def _moved(s: CardSighting, shift: np.ndarray) -> CardSighting:
     """The sighting with its corners moved by ``shift`` (x, y)."""
     return replace(s, corners=tuple((float(x + shift[0]), float(y + shift[1]))
                                     for x, y in s.corners))
-
-
-def _covered(s: CardSighting, by: CardSighting) -> float:
-    """Fraction of ``s``'s outline under ``by``'s."""
-    a, b = np.array(s.corners, np.float32), np.array(by.corners, np.float32)
-    area = cv2.contourArea(a)
-    return cv2.intersectConvexConvex(a, b)[0] / area if area > 0 else 1.0

@@ -48,7 +48,7 @@ def test_a_face_whose_own_fit_failed_is_laid_as_the_closest_lies():
     eye = np.eye(2, 3, dtype=np.float32)
     # the closest face (first) aligned; the card's own face's fit failed (no correction)
     fits = _fits(bank, card, {"AH": back, "AD": eye, "AC": eye})
-    aligned, masks, dist, warps = lay_as_closest({"AH": 2, "AD": 1, "AC": 0}, bank, KEEP, *fits)
+    aligned, masks, dist, warps = lay_as_closest({"AH": 2, "AD": 1, "AC": 0}, KEEP, *fits)
     assert fits[2]["AD"] > fits[2]["AH"]  # misaligned, the card's own face looked farther
     assert dist["AD"] < fits[2]["AD"] and dist["AD"] < dist["AH"]
     assert np.array_equal(warps["AD"], back) and aligned["AD"][0] is aligned["AH"][0]
@@ -63,7 +63,7 @@ def test_a_face_whose_own_fit_succeeded_keeps_it():
     bank, card, back = _shifted_ace()
     near = back + np.float32([[0, 0, 1.0], [0, 0, 0]])  # a fit one coarse pixel off
     fits = _fits(bank, card, {"AH": back, "AD": near})
-    aligned, masks, dist, warps = lay_as_closest({"AH": 2, "AD": 1}, bank, KEEP, *fits)
+    aligned, masks, dist, warps = lay_as_closest({"AH": 2, "AD": 1}, KEEP, *fits)
     assert dist == fits[2] and np.array_equal(warps["AD"], near)
 
 
@@ -71,11 +71,11 @@ def test_a_face_keeps_its_own_fit_when_that_fits_better():
     bank, card, back = _shifted_ace()
     eye = np.eye(2, 3, dtype=np.float32)
     fits = _fits(bank, card, {"AH": eye, "AD": back})
-    aligned, masks, dist, warps = lay_as_closest({"AH": 2, "AD": 1}, bank, KEEP, *fits)
+    aligned, masks, dist, warps = lay_as_closest({"AH": 2, "AD": 1}, KEEP, *fits)
     assert dist == fits[2] and np.array_equal(warps["AD"], back)
 
 
 def test_nothing_to_lay_when_only_the_closest_was_measured():
     bank, card, back = _shifted_ace()
     fits = _fits(bank, card, {"AH": back})
-    assert lay_as_closest({"AH": 2, "AD": 1}, bank, KEEP, *fits)[2] == fits[2]
+    assert lay_as_closest({"AH": 2, "AD": 1}, KEEP, *fits)[2] == fits[2]
