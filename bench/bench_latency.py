@@ -28,10 +28,9 @@ import statistics
 import time
 from typing import Any
 
-from bench_web import child_server, connect_phones, percentile  # same folder: shared set-up
+from bench_web import CHROMIUM, child_server, connect_phones, percentile  # same folder
 
 PIN = "13579"
-CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "bypass_csp": True}  # the bench's probes are evaluated scripts
 

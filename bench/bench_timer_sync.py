@@ -48,11 +48,10 @@ from typing import Any, Iterator
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench_web import Client, connect_phones, percentile  # noqa: E402  (same folder)
+from bench_web import CHROMIUM, Client, connect_phones, percentile  # noqa: E402  (same folder)
 from tests.stress.harness import ServeProcess  # noqa: E402
 
 PIN = "97531"
-CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "bypass_csp": True}  # the bench's probes are evaluated scripts
 #: How wrong each page's own clock is (seconds), as phones' clocks are.

@@ -20,9 +20,8 @@ import http.client
 import json
 import os
 
-from bench_web import child_server, post  # same folder: shared set-up
+from bench_web import CHROMIUM, child_server, post  # same folder: shared set-up
 
-CHROMIUM = "/usr/bin/chromium"
 TURN = [{"type": "roll", "green": 5, "yellow": 5, "red": 0}, {"type": "bank"},
         {"type": "roll", "green": 5, "yellow": 4, "red": 1}]
 OVER = [{"type": "roll", "green": 6, "yellow": 4, "red": 0}, {"type": "bank"},

@@ -35,6 +35,7 @@ from typing import Callable, Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
 PIN = "2468"
+CHROMIUM = "/usr/bin/chromium"  # Debian's package, driven by Playwright (never downloaded)
 ROLL = json.dumps({"type": "roll", "green": 0, "yellow": 10, "red": 0}).encode()
 HEADERS = {"Content-Type": "application/json", "Authorization": f"Bearer {PIN}"}
 

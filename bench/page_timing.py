@@ -15,9 +15,8 @@ import json
 import os
 from typing import Any, Callable, Iterable
 
-from bench_web import child_server, post  # same folder: shared set-up
+from bench_web import CHROMIUM, child_server, post  # same folder: shared set-up
 
-CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 NAMES = {"short": ["Ann", "Ben", "Cleo"],
          "long": ["Bartholomew-Maximilian Longname", "Wolfeschlegelsteinhausenbergerdorff", "Ann"]}
