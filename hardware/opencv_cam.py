@@ -129,15 +129,6 @@ class VideoFile:
         self._cap.release()
 
 
-def is_video_file(path: Path) -> bool:
-    """Tell whether OpenCV can open `path` as a video of more than one frame."""
-    cap = _quietly(lambda: cv2.VideoCapture(str(path)))
-    try:
-        return bool(cap.isOpened() and cap.get(cv2.CAP_PROP_FRAME_COUNT) > 1)
-    finally:
-        cap.release()
-
-
 def _as_bgr(frame: np.ndarray) -> np.ndarray:
     """Return `frame` as 3-channel BGR (gray and BGRA inputs are converted)."""
     if frame.ndim == 2:
