@@ -53,13 +53,6 @@ class Session:
         with self._lock:
             return self._public
 
-    def wait(self, after_version: int, timeout: float) -> dict[str, Any] | None:
-        """Block until the version passes ``after_version``; the new state, or None on timeout."""
-        with self._lock:
-            self._lock.wait_for(lambda: self._public["version"] > after_version, timeout)
-            state = self._public
-        return state if state["version"] > after_version else None
-
     def states_after(self, version: int) -> list[dict[str, Any]]:
         """Every public state after ``version``, oldest first, so a stream that fell behind
         sends each change (with its own cues) in order; only the latest if it is too far
@@ -163,7 +156,7 @@ class Session:
         """Attach live information that is not journaled (camera status, what it saw).
 
         Extras appear in the public state under ``key`` but do not change ``version``
-        (a restart forgets them); :meth:`wait_extras` wakes on every change of them.
+        (a restart forgets them); :meth:`wait_any` wakes on every change of them.
         """
         with self._lock:
             if self._extras.get(key) == value:

@@ -130,12 +130,14 @@ def test_recent_actions_name_whose_turn_it_was_and_survive_a_restart(tmp_path, o
     assert [(a["type"], a["turn"]) for a in again.undo()["recent"]] == turns[:2]
 
 
-def test_wait_returns_the_next_version_or_none(session):
+def test_wait_any_returns_the_next_version_or_the_same_on_timeout(session):
     session.start("toss-up", ["Ann", "Bob"])
     v = session.state()["version"]
-    assert session.wait(v, timeout=0.01) is None
+    seq, _ = session.extras()
+    assert session.wait_any(v, seq, timeout=0.01) == (session.state(), seq)
     session.act(roll(3, 4, 3))
-    assert session.wait(v, timeout=0.01)["version"] == v + 1
+    state, same_seq = session.wait_any(v, seq, timeout=0.01)
+    assert (state["version"], same_seq) == (v + 1, seq)
 
 
 def test_a_full_disk_refuses_the_action_and_keeps_the_state(tmp_path, open_journal):
