@@ -16,11 +16,10 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
-import os
 
-from bench_web import CHROMIUM, child_server, post  # same folder: shared set-up
+from bench_web import post  # same folder: shared set-up
+from page_timing import chromium_and_server, print_results
 
 TURN = [{"type": "roll", "green": 5, "yellow": 5, "red": 0}, {"type": "bank"},
         {"type": "roll", "green": 5, "yellow": 4, "red": 1}]
@@ -47,12 +46,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=50)
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
     results = {}
-    with child_server() as (port, _child), sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    with chromium_and_server() as (browser, conn, port):
         for table, (players, options, actions) in TABLES.items():
             post(conn, "/api/games", json.dumps({"game": "toss-up", "players": players,
                                                  "options": options}).encode())
@@ -64,8 +59,7 @@ def main() -> None:
                 page.wait_for_selector("#board #chart")
                 results[f"{table} {width}x{height}"] = page.evaluate(TIME, args.rounds)
                 page.context.close()
-        browser.close()
-    print(json.dumps({"load_average": os.getloadavg(), **results}, indent=1))
+    print_results(results)
 
 
 if __name__ == "__main__":
