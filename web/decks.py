@@ -22,8 +22,9 @@ game and card (404 with a sentence).
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from flask import Blueprint, Response, current_app, jsonify
 from werkzeug.exceptions import NotFound
@@ -62,6 +63,23 @@ def _face(game: str, card: str) -> deck_teach.CardFace:
         return deck_teach.find_face(game, card)
     except InvalidAction as exc:
         raise NotFound(str(exc)) from None
+
+
+def _entry(summary: dict[str, Any], face: deck_teach.CardFace) -> dict[str, Any]:
+    """The face's entry in a ``deck_summary``."""
+    return next(f for f in summary["faces"] if f["id"] == face.id)
+
+
+@contextmanager
+def _writing(what: str) -> Iterator[None]:
+    """Change the deck folder under the one-capture lock; an OSError is a 503 saying the
+    companion could not ``what``."""
+    with current_app.extensions["companion-decks"]:
+        try:
+            yield
+        except OSError as exc:
+            raise _Unavailable(f"The companion could not {what}: "
+                               f"{exc.strerror or exc}.") from None
 
 
 def _image_url(game: str, face: deck_teach.CardFace, files: list[Path]) -> str | None:
@@ -114,8 +132,7 @@ def card_info(game: str, card: str) -> Any:
     """One face: its name, whether it is taught, and its picture's address."""
     check_host()
     face = _face(game, card)
-    summary = deck_summary(game)
-    return jsonify(next(f for f in summary["faces"] if f["id"] == face.id)), 200, _NO_STORE
+    return jsonify(_entry(deck_summary(game), face)), 200, _NO_STORE
 
 
 @bp.post("/<game>/<card>/capture")
@@ -131,15 +148,10 @@ def capture(game: str, card: str) -> Any:
     if frame is None:
         raise NotNow("The camera has not delivered a picture yet; try again in a moment.")
     image = deck_teach.card_image(frame)
-    with current_app.extensions["companion-decks"]:
-        try:
-            deck_teach.save_taught(_folder(game), face.id, image)
-        except OSError as exc:
-            raise _Unavailable(f"The companion could not save the card: "
-                               f"{exc.strerror or exc}.") from None
+    with _writing("save the card"):
+        deck_teach.save_taught(_folder(game), face.id, image)
     summary = deck_summary(game)
-    saved = next(f for f in summary["faces"] if f["id"] == face.id)
-    return jsonify(card=saved, deck=summary), 201, _NO_STORE
+    return jsonify(card=_entry(summary, face), deck=summary), 201, _NO_STORE
 
 
 @bp.get("/<game>/<card>/face.png")
@@ -164,12 +176,8 @@ def forget(game: str, card: str) -> Any:
     """Forget the card's face(s); the deck as it is now."""
     check_host()
     face = _face(game, card)
-    with current_app.extensions["companion-decks"]:
-        try:
-            deck_teach.forget(_folder(game), face.id)
-        except OSError as exc:
-            raise _Unavailable(f"The companion could not delete the card: "
-                               f"{exc.strerror or exc}.") from None
+    with _writing("delete the card"):
+        deck_teach.forget(_folder(game), face.id)
     return jsonify(deck_summary(game)), 200, _NO_STORE
 
 

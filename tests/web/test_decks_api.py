@@ -174,6 +174,25 @@ def test_traversal_never_reaches_the_file_system(rig):
     assert (data / "secret.png").exists()
 
 
+def test_a_deck_folder_that_cannot_be_written_is_a_503_sentence(rig, monkeypatch):
+    client, table, recognizer, data = rig
+    (data / "decks").mkdir(parents=True)
+    (data / "decks" / "paper-toss").write_text("a file where the folder should be")
+    show(table, recognizer, one_card("hero-fox", seed=1))
+    answer = client.post("/api/decks/paper-toss/perfect/capture", headers=HOST)
+    assert answer.status_code == 503
+    assert answer.get_json()["error"] == "The companion could not save the card: File exists."
+
+    def refuse(folder: object, card_id: str) -> int:
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr("companion.deck_teach.forget", refuse)
+    gone = client.delete("/api/decks/paper-toss/perfect", headers=HOST)
+    assert gone.status_code == 503
+    assert gone.get_json()["error"] == ("The companion could not delete the card: "
+                                        "Permission denied.")
+    assert not client.application.extensions["companion-decks"].locked()
+
+
 def test_without_a_camera_capture_says_how_else_to_teach(tmp_path):
     app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "d"), "PIN": PIN})
     answer = app.test_client().post("/api/decks/sorry-21/switch/capture", headers=HOST)
