@@ -40,6 +40,45 @@ def serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s",
                         datefmt="%H:%M:%S")
     folder = data_dir(args)
+    opened = _open_data(args, folder)
+    if isinstance(opened, int):
+        return opened
+    config, calibration, journal = opened
+    session = Session(journal)
+    if args.demo:
+        _start_demo_game(session)
+
+    from hardware.camera import CameraError, open_camera
+
+    spec = config.camera
+    try:
+        open_camera(spec, probe=True)
+    except CameraError as exc:
+        print(f"companion serve: --camera {spec}: {exc}", file=sys.stderr)
+        journal.close()
+        return 2
+    indicators = _indicators(config, session)
+    capture, recognizer = _camera(config, session, indicators, calibration,
+                                  decks=folder / "decks")
+    buttons = _open_buttons(config)
+    served = _server(args, config, folder, session, recognizer)
+    if isinstance(served, int):
+        indicators.outputs.close()
+        journal.close()
+        return served
+    server, pin = served
+
+    table = _Table(session, indicators, capture, recognizer, buttons)
+    try:
+        _run(server, table, lambda: _announce(server.port, config.host, pin, folder, spec))
+    finally:
+        journal.close()
+    return 0
+
+
+def _open_data(args: argparse.Namespace, folder: Path) -> tuple[Config, Any, Journal] | int:
+    """The settings, the dice calibration and the journal in ``folder``; or, after one line
+    on stderr, the exit status (2: a bad setting, 1: the data folder cannot be used)."""
     if args.pin is not None and not args.pin.strip():
         print("companion serve: --pin is empty: give the host PIN, or leave --pin out to keep "
               "the one stored in the data folder", file=sys.stderr)
@@ -58,25 +97,15 @@ def serve(args: argparse.Namespace) -> int:
         print(f"companion serve: cannot use the data folder {folder}: {exc.strerror or exc}",
               file=sys.stderr)
         return 1
-    session = Session(journal)
-    if args.demo:
-        _start_demo_game(session)
+    return config, calibration, journal
 
-    from hardware.camera import CameraError, open_camera
+
+def _server(args: argparse.Namespace, config: Config, folder: Path, session: Session,
+            recognizer: Any) -> tuple[Any, str] | int:
+    """The web app's server on the configured address and the host PIN; or, after one line
+    on stderr, the exit status (2: the app refused a setting, 1: the address is taken)."""
     from web.app import create_app
     from web.server import make_server
-
-    spec = config.camera
-    try:
-        open_camera(spec, probe=True)
-    except CameraError as exc:
-        print(f"companion serve: --camera {spec}: {exc}", file=sys.stderr)
-        journal.close()
-        return 2
-    indicators = _indicators(config, session)
-    capture, recognizer = _camera(config, session, indicators, calibration,
-                                  decks=folder / "decks")
-    buttons = _open_buttons(config)
 
     web_config: dict[str, Any] = {"DATA_DIR": str(folder)}
     if args.pin:  # else $COMPANION_PIN, else one made once and kept in the data folder
@@ -85,25 +114,14 @@ def serve(args: argparse.Namespace) -> int:
         app = create_app(web_config, session=session, camera=recognizer)
     except ValueError as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
-        indicators.outputs.close()
-        journal.close()
         return 2
-    pin = str(app.config["PIN"])
     try:
         server = make_server(app, config.host, config.port)
     except OSError as exc:
         print(f"companion serve: cannot listen on {config.host}:{config.port}: "
               f"{exc.strerror or exc}", file=sys.stderr)
-        indicators.outputs.close()
-        journal.close()
         return 1
-
-    table = _Table(session, indicators, capture, recognizer, buttons)
-    try:
-        _run(server, table, lambda: _announce(server.port, config.host, pin, folder, spec))
-    finally:
-        journal.close()
-    return 0
+    return server, str(app.config["PIN"])
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import os
 import re
 import select
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -150,6 +151,22 @@ def test_an_empty_pin_stops_serve_with_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "--pin is empty" in done.stderr
     assert not (tmp_path / "data").exists()  # refused before anything was made
+
+
+def test_a_taken_port_stops_serve_with_one_line(tmp_path: Path) -> None:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "companion.cli", "serve", "--camera",
+                               "none", "--host", "127.0.0.1", "--port", str(port), "--pin", PIN,
+                               "--data-dir", str(tmp_path / "data")], cwd=ROOT,
+                              capture_output=True, text=True, timeout=60, env=clean)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1].startswith(
+        f"companion serve: cannot listen on 127.0.0.1:{port}: ")
 
 
 def test_serve_goes_on_when_its_output_is_closed(tmp_path: Path) -> None:
