@@ -1,10 +1,13 @@
-"""The camera's word in the game: settled dice readings become offered (or applied) rolls.
+"""The camera's word in the game: settled readings become offered (or applied) actions.
 
-The recognition loop hands each *settled* reading here (one per roll). During Toss Up!,
-a reading whose dice count equals the dice in hand becomes an offer the host confirms
-with one tap or the confirm button (or, in auto mode, a roll applied at once); a count
-that does not match says so ("I see 7 dice, 8 expected") and applies nothing. What the
-camera saw rides along in the public state under ``"camera"`` for every phone.
+The recognition loop hands each *settled* reading here (one per roll, or per new set of
+cards). During Toss Up! (:class:`DiceLink`), a reading whose dice count equals the dice in
+hand becomes an offer the host confirms with one tap or the confirm button (or, in auto
+mode, a roll applied at once); a count that does not match says so ("I see 7 dice, 8
+expected") and applies nothing. In a card game (:class:`CardLink`) the game's
+``from_cards`` hook says which action the cards in view mean. What the camera saw rides
+along in the public state under ``"dice"`` or ``"cards"`` for every phone (the camera's
+own status is ``"camera"``, set by ``companion serve``).
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 The state is ``apply`` folded over the journal from ``new_game``; undo marks the last
 action undone and replays. Every change is committed to the journal before the new
-state is returned, and wakes everyone waiting in :meth:`Session.wait` (the SSE streams).
+state is returned, and wakes everyone waiting in :meth:`Session.wait_any` (the SSE
+streams).
 """
 
 from __future__ import annotations
