@@ -189,28 +189,6 @@ class Buttons:
         self.close()
 
 
-def parse_pins(raw: Mapping[str, object], *, used: Mapping[str, int] | None = None
-               ) -> dict[str, int]:
-    """Check a name -> BCM pin table from the config file; return it with int pins.
-
-    `used` holds pins already taken by other devices (buttons when checking LEDs).
-
-    :raises ValueError: a pin that is not a whole number from 0 to 27, or a pin used twice,
-        in a sentence naming both devices.
-    """
-    taken = {pin: name for name, pin in (used or {}).items()}
-    pins: dict[str, int] = {}
-    for name, pin in raw.items():
-        if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= 27:
-            raise ValueError(f"The pin for {name!r} must be a GPIO number from 0 to 27, "
-                             f"not {pin!r}.")
-        if pin in taken:
-            raise ValueError(f"GPIO{pin} is given to both {taken[pin]!r} and {name!r}.")
-        taken[pin] = name
-        pins[name] = pin
-    return pins
-
-
 def make_device(kind: str, pin: int, pin_factory: Any, **kwargs: Any) -> Any:
     """Build gpiozero's `kind` device on `pin`, turning gpiozero's failures into GPIOUnavailable."""
     import gpiozero  # type: ignore[import-untyped]

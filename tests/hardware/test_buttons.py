@@ -6,8 +6,7 @@ import time
 
 import pytest
 
-from hardware.buttons import (DEFAULT_PINS, ButtonEvent, Buttons, GPIOUnavailable,
-                              open_buttons, parse_pins)
+from hardware.buttons import DEFAULT_PINS, ButtonEvent, Buttons, GPIOUnavailable, open_buttons
 
 
 @pytest.fixture
@@ -144,20 +143,3 @@ def test_open_buttons_without_gpio_logs_one_line_and_returns_none(monkeypatch):
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
     assert open_buttons({"bank": 17}, log=lines.append) is None
     assert len(lines) == 1 and lines[0].startswith("buttons: not used (")
-
-
-def test_parse_pins_accepts_a_config_table():
-    assert parse_pins({"bank": 17, "undo": 27}) == {"bank": 17, "undo": 27}
-
-
-@pytest.mark.parametrize("raw, used, message", [
-    ({"bank": "17"}, None, "The pin for 'bank' must be a GPIO number from 0 to 27, not '17'."),
-    ({"bank": 40}, None, "not 40"),
-    ({"bank": True}, None, "not True"),
-    ({"bank": 17, "undo": 17}, None, "GPIO17 is given to both 'bank' and 'undo'."),
-    ({"ready": 17}, {"bank": 17}, "GPIO17 is given to both 'bank' and 'ready'."),
-])
-def test_parse_pins_refuses_bad_tables_in_one_sentence(raw, used, message):
-    with pytest.raises(ValueError) as info:
-        parse_pins(raw, used=used)
-    assert message in str(info.value)
