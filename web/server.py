@@ -3,7 +3,7 @@
 Sizing. Every open Server-Sent Events stream holds one waitress worker thread for as long
 as the phone watches (waitress runs each response on a thread from start to end). With
 waitress's default of 4 threads, 4 open streams stall every other request. A table has up
-to ~30 phones, each with a scoreboard stream and (later) a camera-preview stream: 60 held
+to ~30 phones, each with a scoreboard stream and at most a camera-preview stream: 60 held
 threads. ``threads=96`` leaves 36 for ordinary requests (state, actions, pages, assets)
 and for streams of phones that went to sleep, which linger until their next keep-alive
 write fails (at most ``SSE_KEEPALIVE`` seconds). Idle threads cost little memory (they
