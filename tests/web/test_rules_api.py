@@ -189,3 +189,24 @@ def test_sorry_exact_21_by_slide_a_slide_down_and_the_bust(live_server):
     assert [p["home"] for p in state["players"]] == [2, 1, 0] and state["current"] == 0
     state = undo(live_server)
     assert state["total"] == 19 and [p["home"] for p in state["players"]] == [1, 0, 0]
+
+
+def test_toss_up_a_player_who_leaves_is_skipped_and_undo_brings_them_back(live_server):
+    start(live_server, "toss-up", ["Ann", "Ben", "Cleo", "Dev"], {"target": 5})
+    state = act(live_server, roll(3, 7, 0), {"type": "leave", "player": "Ben"})
+    assert [p["left"] for p in state["players"]] == [False, True, False, False]
+    assert state["current"] == 0 and state["turn"]["points"] == 3  # Ann's turn goes on
+    state = act(live_server, BANK)
+    assert state["current"] == 2  # Ben's seat is skipped
+    refused(live_server, {"type": "leave", "player": "Ben"}, 409, "Ben has already left")
+    state = act(live_server, {"type": "leave", "player": 2})  # Cleo, on her own turn
+    assert state["current"] == 3 and [p["left"] for p in state["players"]] == [
+        False, True, True, False]
+    refused(live_server, {"type": "leave", "player": "Dev"}, 400, "needs 2 players")
+    state = undo(live_server)
+    assert state["current"] == 2 and not state["players"][2]["left"]
+    refused(live_server, {"type": "leave", "player": "Zed"}, 400, "Nobody at this table")
+    state = act(live_server, roll(6, 4, 0), BANK)  # Cleo passes 5: Dev and Ann are owed
+    assert state["final_turns"] == ["Dev", "Ann"]
+    state = act(live_server, roll(0, 0, 10), roll(0, 0, 10))
+    assert state["over"] and state["winners"] == ["Cleo"]
