@@ -42,7 +42,9 @@ def state_json(state: State, *, game: str, winners: Sequence[str]) -> dict[str, 
             "piles": {names[s]: t for s, t in state.tiebreak}},
         "last_round": None if last is None else {
             "round": last.number, "how": last.how, "player": names[last.player],
-            "flipped": [names[s] for s in last.flipped], "total": last.total},
+            "flipped": [names[s] for s in last.flipped], "total": last.total,
+            # the longer game: whose flip sent a pawn back to START (not HOME)
+            "to_start": [names[s] for s in last.flipped if state.history[-1][s] > PAWNS]},
         "longer": state.longer,
         "goal": state.goal,
         "history": [list(progress) for progress in state.history],

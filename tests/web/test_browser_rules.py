@@ -1,5 +1,6 @@
-"""Headless Chromium: a Toss Up! player leaves the table from the host page, and every
-scoreboard shows them as gone.
+"""Headless Chromium on rulings the pages must show: a Toss Up! player leaves the table
+from the host page and every scoreboard shows them as gone; the longer Sorry! game says
+which flips sent a pawn back to START.
 
 Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
 under CI.
@@ -36,4 +37,21 @@ def test_the_host_taps_who_leaves_and_the_scoreboard_shows_them_gone(browser, li
     snap(phone, "leave-phone")
     assert not host.js_errors and not phone.js_errors
     host.context.close()
+    phone.context.close()
+
+
+def test_the_longer_sorry_game_says_a_flip_sent_a_pawn_back_to_start(browser, live_server):
+    # "pawn HOME for Ben" was shown when Ben's flip sent a pawn back to START
+    assert live_server.request("POST", "/api/games", {"game": "sorry-21", "players": [
+        "Ann", "Ben", "Cy"], "options": {"longer": True}})[0] == 201
+    for action in ({"type": "correct", "player": 1, "delta": 4, "reason": "all HOME"},
+                   {"type": "play", "card": "number-10"}, {"type": "play", "card": "number-10"},
+                   {"type": "play", "card": "number-5"}):
+        status, state = live_server.request("POST", "/api/actions", action)
+        assert status == 200, state
+    phone = open_page(browser, live_server.url + "/")
+    phone.wait_for_selector(f'#board[data-version="{state["version"]}"]')
+    assert phone.inner_text("#last-round") == (
+        "Round 1: Cy busted at 25 · pawn HOME for Ann · pawn back to START for Ben")
+    assert not phone.js_errors
     phone.context.close()
