@@ -53,5 +53,8 @@ def test_the_longer_sorry_game_says_a_flip_sent_a_pawn_back_to_start(browser, li
     phone.wait_for_selector(f'#board[data-version="{state["version"]}"]')
     assert phone.inner_text("#last-round") == (
         "Round 1: Cy busted at 25 · pawn HOME for Ann · pawn back to START for Ben")
+    # the score is flips earned (8 win), not pawns HOME: "first to 8 wins" misled
+    assert phone.inner_text(".sorry-21 .table .label") == (
+        "PAWN FLIPS · ALL 4 HOME, THEN ALL 4 BACK TO START WINS")
     assert not phone.js_errors
     phone.context.close()

@@ -62,7 +62,8 @@
       parts.push(h("p", {class: "hint last-round", id: "last-round", text: "Round " + r.round + ": " + how + " · " + flips.join(" · ")}));
     }
     parts.push(h("section", {class: "table"},
-      h("p", {class: "label", text: "Pawns HOME · first to " + state.goal + " wins"}),
+      h("p", {class: "label", text: state.longer ? "Pawn flips · all 4 HOME, then all 4 back to START wins"
+                                                 : "Pawns HOME · first to " + state.goal + " wins"}),
       playerList(state, (p) => pawns(p))));
     parts.push(scoreChart(state, "round"));
     return h("div", {class: "panel sorry-21"}, parts);
