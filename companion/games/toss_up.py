@@ -24,7 +24,7 @@ from typing import Any, Mapping, Union
 
 from companion.errors import IllegalAction, NotNow
 from companion.games.base import (CORRECT_DOC, ActionDoc, Correct, Event, check_correct,
-                                  check_options,
+                                  check_leave, check_options,
                                   check_players, corrected, get_int, get_player, get_type,
                                   parse_correct, seat_of)
 
@@ -161,7 +161,8 @@ def check(state: State, action: Action) -> None:
     if state.over:
         raise NotNow("The game is over; start a new one.")
     if isinstance(action, Leave):
-        _check_leave(state, seat_of(state.players, action.player))
+        check_leave(state.players, state.left, seat_of(state.players, action.player),
+                    low=MIN_PLAYERS, game=NAME)
         return
     if isinstance(action, Bank):
         if state.rolls == 0:
@@ -172,15 +173,6 @@ def check(state: State, action: Action) -> None:
             f"{state.players[state.current]} has {state.dice_in_hand} dice in hand, "
             f"but that roll shows {action.dice}."
         )
-
-
-def _check_leave(state: State, seat: int) -> None:
-    name = state.players[seat]
-    if seat in state.left:
-        raise NotNow(f"{name} has already left the table.")
-    if len(state.players) - len(state.left) <= MIN_PLAYERS:
-        raise IllegalAction(f"Toss Up! needs {MIN_PLAYERS} players: if {name} leaves, "
-                            "start a new game for those who stay.")
 
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:

@@ -58,3 +58,20 @@ def test_the_longer_sorry_game_says_a_flip_sent_a_pawn_back_to_start(browser, li
         "PAWN FLIPS · ALL 4 HOME, THEN ALL 4 BACK TO START WINS")
     assert not phone.js_errors
     phone.context.close()
+
+
+def test_a_paper_toss_player_leaves_between_tosses_from_the_host_page(browser, live_server):
+    assert live_server.request("POST", "/api/games", {"game": "paper-toss",
+                                                      "players": ["Ann", "Ben", "Cleo"]})[0] == 201
+    host = open_host(browser, live_server)
+    host.click("#leave-picker summary")
+    host.click("#leave-picker button:has-text('Cleo')")
+    host.wait_for_selector("#recent li:has-text('Cleo leaves the table')")
+    state = live_server.request("GET", "/api/state")[1]
+    assert [p["left"] for p in state["players"]] == [False, False, True]
+    assert host.locator("#leave-picker").count() == 0  # two players stay
+    host.click("text=Bully or Flat Tire")
+    bully = host.locator(".touch-sub").first
+    assert bully.locator("button:has-text('Cleo')").is_disabled()
+    assert not host.js_errors
+    host.context.close()

@@ -210,3 +210,15 @@ def test_toss_up_a_player_who_leaves_is_skipped_and_undo_brings_them_back(live_s
     assert state["final_turns"] == ["Dev", "Ann"]
     state = act(live_server, roll(0, 0, 10), roll(0, 0, 10))
     assert state["over"] and state["winners"] == ["Cleo"]
+
+
+def test_paper_toss_a_player_leaves_between_tosses_and_undo_brings_them_back(live_server):
+    start(live_server, "paper-toss", ["Ann", "Ben", "Cleo"])
+    act(live_server, {"type": "toss"})
+    refused(live_server, {"type": "leave", "player": "Ben"}, 409, "finish it, then Ben may leave")
+    state = act(live_server, {"type": "flip", "cards": ["good-throw"]},
+                {"type": "leave", "player": "Ben"})  # Ben, on his own turn
+    assert state["current"] == 2 and state["players"][1]["left"]
+    refused(live_server, {"type": "bully", "target": "Ben"}, 400, "Ben has left the table")
+    state = undo(live_server)
+    assert state["current"] == 1 and not state["players"][1]["left"]
