@@ -16,11 +16,12 @@ if TYPE_CHECKING:  # the type only: sorry_21 imports this module
 def state_json(state: State, *, game: str, winners: Sequence[str]) -> dict[str, Any]:
     """The JSON-ready view every phone sees; players and seats by name."""
     names = state.players
+    left = {names[s] for s in state.left}
     players = []
     for name, progress in zip(names, state.progress):
         home = pawns_home(progress)
         players.append({"name": name, "score": progress, "home": home, "start": PAWNS - home,
-                        "returning": progress > PAWNS})
+                        "returning": progress > PAWNS, "left": name in left})
     pending, last = state.pending, state.last_round
     return {
         "game": game,

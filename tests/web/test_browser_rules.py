@@ -75,3 +75,17 @@ def test_a_paper_toss_player_leaves_between_tosses_from_the_host_page(browser, l
     assert bully.locator("button:has-text('Cleo')").is_disabled()
     assert not host.js_errors
     host.context.close()
+
+
+def test_a_sorry_player_leaves_between_cards_from_the_host_page(browser, live_server):
+    assert live_server.request("POST", "/api/games", {"game": "sorry-21",
+                                                      "players": ["Ann", "Ben", "Cleo"]})[0] == 201
+    host = open_host(browser, live_server)
+    host.click("#leave-picker summary")
+    host.click("#leave-picker button:has-text('Ben')")
+    host.wait_for_selector("#recent li:has-text('Ben leaves the table')")
+    state = live_server.request("GET", "/api/state")[1]
+    assert [p["left"] for p in state["players"]] == [False, True, False]
+    assert host.locator("#leave-picker").count() == 0  # two players stay
+    assert not host.js_errors
+    host.context.close()

@@ -222,3 +222,15 @@ def test_paper_toss_a_player_leaves_between_tosses_and_undo_brings_them_back(liv
     refused(live_server, {"type": "bully", "target": "Ben"}, 400, "Ben has left the table")
     state = undo(live_server)
     assert state["current"] == 1 and not state["players"][1]["left"]
+
+
+def test_sorry_a_player_leaves_between_cards_and_flips_no_pawn(live_server):
+    start(live_server, "sorry-21", ["Ann", "Ben", "Cleo"])
+    act(live_server, {"type": "play", "card": "slide-21"})
+    refused(live_server, {"type": "leave", "player": "Cleo"}, 409, "Settle what waits first")
+    state = act(live_server, {"type": "accept"}, {"type": "leave", "player": "Cleo"})
+    assert state["players"][2]["left"] and state["current"] == 1
+    state = act(live_server, {"type": "play", "card": "number-10"},
+                {"type": "play", "card": "number-10"}, {"type": "play", "card": "number-5"})
+    assert state["last_round"]["flipped"] == ["Ann"]  # Ben busts; Cleo, gone, flips none
+    assert [p["home"] for p in state["players"]] == [2, 0, 0]
