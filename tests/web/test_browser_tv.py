@@ -98,3 +98,18 @@ def test_the_turn_mark_keeps_clear_of_the_name_on_a_tv(browser, live_server, gam
     assert where["mark"] + 8 <= where["name"], where
     assert not page.js_errors
     page.context.close()
+
+
+def test_the_cookies_setup_helper_is_open_on_a_tv(browser, live_server):
+    # A folded "+ Setup" on a television that nobody can tap open
+    version = start(live_server, "toss-your-cookies", ["Ann", "Ben", "Cleo", "Dmitri", "Eve"])
+    page = open_tv(browser, live_server, version)
+    snap(page, "tv-cookies-setup")
+    helper = page.locator("details.setup")
+    assert helper.get_attribute("open") is not None
+    marker = "getComputedStyle(document.querySelector('details.setup > summary'), '::before').content"
+    assert page.evaluate(marker) == "none"  # no "–" inviting a tap that cannot be made
+    assert page.get_by_text("5 sets of 6, 2 wild, 2 half-eaten and the milk").is_visible()
+    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight")  # still fits
+    assert not page.js_errors
+    page.context.close()
