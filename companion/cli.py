@@ -16,11 +16,14 @@ from typing import Any, Sequence
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that exits with status 2 and a one-line message on a usage error."""
+    """argparse that exits with status 2 and a one-line message on a usage error.
+
+    The line names the command, the error and where the usage is (argparse's default
+    prints the usage block first, a second line the contract does not want).
+    """
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {message} (see: {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,7 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="companion", description=(
         "A play companion for the game table: it sees the dice and cards, keeps score and "
         "serves a live scoreboard to the phones on this Wi-Fi."))
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
+                                metavar="COMMAND")
 
     serve = sub.add_parser("serve", help="run the camera loop, buttons and web server")
     serve.add_argument("--demo", action="store_true",
@@ -48,7 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="folder with labels.json and the images it names")
 
     deck = sub.add_parser("deck", help="teach a card deck")
-    deck_cmds = deck.add_subparsers(dest="deck_command", required=True, parser_class=_Parser)
+    deck_cmds = deck.add_subparsers(dest="deck_command", required=True, parser_class=_Parser,
+                                   metavar="learn")
     learn = deck_cmds.add_parser(
         "learn", help="teach a game's card faces live under the camera (--game), "
                       "or from photos named by card id (--from)")
@@ -102,7 +107,8 @@ def _record_parser(sub: Any) -> None:
 def _detect_parser(sub: Any) -> None:
     """``companion detect dice|cards --json IMAGE...`` (CONTRACT.md: the output format)."""
     detect = sub.add_parser("detect", help="recognize dice or cards in image files")
-    kinds = detect.add_subparsers(dest="kind", required=True, parser_class=_Parser)
+    kinds = detect.add_subparsers(dest="kind", required=True, parser_class=_Parser,
+                                  metavar="{dice,cards}")
     dice = kinds.add_parser("dice", help="count Toss Up! dice by top-face colour")
     dice.add_argument("--json", action="store_true", required=True,
                       help="one JSON object per line (the only format)")
@@ -185,9 +191,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "deck":
             from companion.cards_cmd import learn_from_folder
 
-            deck = _photo_deck(args)
-            return learn_from_folder(args.photos, deck, out=sys.stdout,
-                                     cards=_game_cards(args.game))
+            deck, cards = _photo_deck(args)
+            return learn_from_folder(args.photos, deck, out=sys.stdout, cards=cards)
         if args.command == "install-service":
             return _install_service(args)
     except KeyboardInterrupt:
@@ -195,18 +200,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 2
 
 
-def _game_cards(game: str | None) -> set[str] | None:
-    """The card ids of ``game`` (whose deck ``_photo_deck`` checked), or None without one."""
-    if game is None:
-        return None
-    from companion.deck_teach import card_faces
-
-    return {face.id for face in card_faces(game)}
-
-
-def _photo_deck(args: argparse.Namespace) -> Path:
+def _photo_deck(args: argparse.Namespace) -> tuple[Path, set[str] | None]:
     """The deck folder ``deck learn --from DIR`` writes to: ``--deck``, else the folder the
-    companion reads ``--game``'s deck from (``<data>/decks/GAME_ID``).
+    companion reads ``--game``'s deck from (``<data>/decks/GAME_ID``); and ``--game``'s
+    card ids (None without ``--game``), read once.
 
     :raises SystemExit: (2, after a one-line usage error) neither is given, or no such game.
     """
@@ -214,16 +211,17 @@ def _photo_deck(args: argparse.Namespace) -> Path:
     from companion.deck_teach import card_faces, deck_folder
     from companion.errors import InvalidAction
 
+    cards = None
     if args.game is not None:
         try:
-            card_faces(args.game)
+            cards = {face.id for face in card_faces(args.game)}
         except InvalidAction as exc:
             build_parser().error(str(exc))
     if args.deck is not None:
-        return Path(args.deck)
+        return Path(args.deck), cards
     if args.game is None:
         build_parser().error("deck learn --from needs --deck DECK_DIR or --game GAME_ID")
-    return deck_folder(resolve_data_dir(args.data_dir), args.game)
+    return deck_folder(resolve_data_dir(args.data_dir), args.game), cards
 
 
 def _eval(suite: Path) -> int:

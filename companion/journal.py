@@ -154,6 +154,12 @@ class Journal:
         for action_id, data in rows:
             yield action_id, json.loads(data)
 
+    def last_undo(self, game_id: int) -> float | None:
+        """When the latest undo in a game was made (epoch seconds), or None if none was."""
+        row = self._db.execute("SELECT MAX(undone_at) FROM actions WHERE game_id = ?",
+                               (game_id,)).fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
     # -- writing: each method is one transaction that also bumps the version ---------
 
     def start_game(self, game: str, players: list[str], options: dict[str, Any],

@@ -132,6 +132,21 @@ def seat_of(players: tuple[str, ...], ref: PlayerRef) -> int:
     raise IllegalAction(f"Nobody at this table is called {ref!r}.")
 
 
+def check_leave(players: tuple[str, ...], left: tuple[int, ...], seat: int, *,
+                low: int, game: str) -> None:
+    """Raise unless the player at ``seat`` may leave the table now; never changes anything.
+
+    :raises NotNow: they have already left.
+    :raises IllegalAction: fewer than ``low`` players would stay.
+    """
+    name = players[seat]
+    if seat in left:
+        raise NotNow(f"{name} has already left the table.")
+    if len(players) - len(left) <= low:
+        raise IllegalAction(f"{game} needs {low} players: if {name} leaves, start a new "
+                            "game for those who stay.")
+
+
 def get_type(data: Any, known: Mapping[str, Any]) -> str:
     """Return ``data["type"]`` if it is one of ``known``, else raise InvalidAction."""
     if not isinstance(data, Mapping):

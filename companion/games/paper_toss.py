@@ -15,7 +15,9 @@ Rulings kept here (digest rulings first, then the companion's own):
 - tokens never go below 0 (Window, Bully); the first to reach ``target`` wins at once
   and the count stops there (a Perfect at 9 gives 10, not 11);
 - Energy Drink is played at the Resolve step, so no Hazard may follow it;
-- Flat Tire on the player whose turn it is skips their *next* turn; Flat Tires add up.
+- Flat Tire on the player whose turn it is skips their *next* turn; Flat Tires add up;
+- a player who leaves (between tosses) keeps their tokens; their seat is skipped and no
+  card is played by or on them any more; two players must stay.
 """
 
 from __future__ import annotations
@@ -25,11 +27,11 @@ from typing import Any, Mapping, Sequence
 
 from companion.errors import IllegalAction, NotNow
 from companion.games import paper_toss_views as views
-from companion.games.base import (Correct, Event, PlayerRef, check_correct, check_options,
-                                  check_players, corrected, get_int, seat_of)
+from companion.games.base import (Correct, Event, PlayerRef, check_correct, check_leave,
+                                  check_options, check_players, corrected, get_int, seat_of)
 from companion.games.paper_toss_cards import (
     ACTIONS, CARDS, HAZARDS, TOSS_EFFECTS, Action, Bully, Counter, EnergyDrink, FlatTire,
-    Flip, NoCounter, Pass, Pick, PlayHazard, Sprinklers, TossPaper, parse_action,
+    Flip, Leave, NoCounter, Pass, Pick, PlayHazard, Sprinklers, TossPaper, parse_action,
 )
 
 ID = "paper-toss"
@@ -101,6 +103,7 @@ class State:
     over: bool = False
     turn_number: int = 1
     history: tuple[tuple[int, ...], ...] = ()  # tokens after each completed turn
+    left: tuple[int, ...] = ()  # seats of the players who left the table, in order
 
 
 def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> State:
@@ -132,6 +135,13 @@ def check(state: State, action: Action) -> None:
         _check_any_time(state, action)
         return
     toss, who = state.toss, state.players[state.current]
+    if isinstance(action, Leave):
+        seat = seat_of(state.players, action.player)
+        if toss is not None:
+            raise NotNow(f"{who}'s toss is being played: finish it, then "
+                         f"{state.players[seat]} may leave.")
+        check_leave(state.players, state.left, seat, low=MIN_PLAYERS, game=NAME)
+        return
     if isinstance(action, (Pass, TossPaper)):
         if toss is not None:
             raise NotNow(f"{who}'s toss is still being played.")
@@ -202,7 +212,11 @@ def _check_any_time(state: State, action: Bully | FlatTire) -> None:
 
 
 def _seat(state: State, ref: PlayerRef) -> int:
-    return seat_of(state.players, ref)
+    """The seat of a player a card is played by or on; one who left is refused."""
+    seat = seat_of(state.players, ref)
+    if seat in state.left:
+        raise IllegalAction(f"{state.players[seat]} has left the table.")
+    return seat
 
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -213,6 +227,11 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     if isinstance(action, (Bully, FlatTire)):
         return _apply_any_time(state, action)
     who = state.players[state.current]
+    if isinstance(action, Leave):
+        seat = seat_of(state.players, action.player)
+        events = [Event("leave", {"player": state.players[seat], "tokens": state.tokens[seat]})]
+        state = replace(state, left=state.left + (seat,))
+        return _end_turn(state, events) if seat == state.current else (state, events)
     if isinstance(action, Pass):
         return _end_turn(state, [Event("pass", {"player": who})])
     if isinstance(action, TossPaper):
@@ -312,6 +331,8 @@ def _end_turn(state: State, events: list[Event]) -> tuple[State, list[Event]]:
     seat, skips = state.current, list(state.skips)
     while True:  # ends: each pass over a skipping seat uses up one of its skips
         seat = (seat + 1) % len(state.players)
+        if seat in state.left:
+            continue
         if skips[seat] == 0:
             break
         skips[seat] -= 1
@@ -358,8 +379,9 @@ def public_state(state: State) -> dict[str, Any]:
     """The JSON-ready view every phone sees."""
     return {
         "game": ID,
-        "players": [{"name": n, "score": t, "tokens": t, "skips": s}
-                    for n, t, s in zip(state.players, state.tokens, state.skips)],
+        "players": [{"name": n, "score": t, "tokens": t, "skips": s, "left": seat in state.left}
+                    for seat, (n, t, s) in enumerate(zip(state.players, state.tokens,
+                                                         state.skips))],
         "current": None if state.over else state.current,
         "over": state.over,
         "winners": list(winners(state)),

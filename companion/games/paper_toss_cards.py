@@ -98,6 +98,11 @@ ACTIONS: dict[str, ActionDoc] = {
         summary="Any time: a player plays Flat Tire; the target skips their next turn.",
         properties={"target": _PLAYER, "by": _PLAYER}, required=("target",),
         example={"type": "flat-tire", "target": "Ann", "by": "Ben"}),
+    "leave": ActionDoc(
+        summary="Between tosses, a player leaves the table: their tokens stay, their seat "
+                "is skipped and nothing more is played by or on them. Two players must stay.",
+        properties={"player": _PLAYER}, required=("player",),
+        example={"type": "leave", "player": "Cy"}),
     "correct": CORRECT_DOC,
 }
 
@@ -174,8 +179,15 @@ class FlatTire:
     by: PlayerRef | None = None
 
 
+@dataclass(frozen=True)
+class Leave:
+    """``player`` leaves the table."""
+
+    player: PlayerRef
+
+
 Action = Union[Pass, TossPaper, PlayHazard, Counter, NoCounter, EnergyDrink, Flip, Pick,
-               Sprinklers, Bully, FlatTire, Correct]
+               Sprinklers, Bully, FlatTire, Leave, Correct]
 
 
 def parse_action(data: Mapping[str, Any]) -> Action:
@@ -202,6 +214,8 @@ def parse_action(data: Mapping[str, Any]) -> Action:
                           for c in cards))
     if kind == "pick":
         return Pick(_card(data, "card", TOSS_EFFECTS, "a Toss card"))
+    if kind == "leave":
+        return Leave(get_player(data, "player"))
     if kind == "sprinklers":
         discard = data.get("discard")
         if not isinstance(discard, bool):

@@ -16,7 +16,8 @@ Rulings (each explained in the docs): a steal decides the round, blocked or not;
 or a SORRY! waits for an answer, and the next card played means nobody answered unless
 that ends the game; a take-back is the turn's card and keeps the pile; 21 or a bust ends
 the round at once, even inside a Play 2; in the longer game every flip earned moves a
-player on and a take-back sets one back; a tied tiebreaker is played again.
+player on and a take-back sets one back; a tied tiebreaker is played again; a player who
+leaves (between cards) is skipped, flips no pawn and is no SORRY!'s player or target.
 """
 
 from __future__ import annotations
@@ -25,12 +26,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
-from companion.games.base import (Correct, Event, check_correct, check_options, check_players,
-                                  corrected, seat_of)
+from companion.games.base import (Correct, Event, check_correct, check_leave, check_options,
+                                  check_players, corrected, seat_of)
 from companion.games import sorry_21_views as views
 from companion.games.sorry_21_cards import (
-    ACTIONS, CARDS, NUMBERS, PAWNS, PILE_CARDS, SLIDES, Accept, Action, Block, Play, Steal,
-    TakeBack, TiebreakPile, pawns_home, parse_action, pile_total,
+    ACTIONS, CARDS, NUMBERS, PAWNS, PILE_CARDS, SLIDES, Accept, Action, Block, Leave, Play,
+    Steal, TakeBack, TiebreakPile, pawns_home, parse_action, pile_total,
 )
 
 ID = "sorry-21"
@@ -90,6 +91,7 @@ class State:
     over: bool = False
     last_round: RoundEnd | None = None
     history: tuple[tuple[int, ...], ...] = ()  # progress after each round
+    left: tuple[int, ...] = ()  # seats of the players who left the table, in order
 
     @property
     def goal(self) -> int:
@@ -127,7 +129,13 @@ def check(state: State, action: Action) -> None:
     if state.tied:
         names = " and ".join(state.players[s] for s in state.tied)
         raise NotNow(f"{names} are playing the tiebreaker; only their piles count now.")
-    if isinstance(action, (Play, TakeBack)):
+    if isinstance(action, Leave):
+        if state.pending is not None or state.play2_left:
+            raise NotNow("Settle what waits first (the 21, the SORRY! or the Play 2); "
+                         "then a player may leave.")
+        check_leave(state.players, state.left, seat_of(state.players, action.player),
+                    low=MIN_PLAYERS, game=NAME)
+    elif isinstance(action, (Play, TakeBack)):
         _check_turn(state, action)
     elif isinstance(action, Steal):
         _check_steal(state, seat_of(state.players, action.player))
@@ -155,6 +163,8 @@ def _check_turn(state: State, action: Play | TakeBack) -> None:
         raise IllegalAction(f"After Play 2, {who} plays number cards, not SORRY!.")
     if target == state.current:
         raise IllegalAction(f"{who} cannot play SORRY! on themself.")
+    if target in state.left:
+        raise IllegalAction(f"{state.players[target]} has left the table.")
     if state.progress[target] == 0:
         raise IllegalAction(f"{state.players[target]} has no pawn HOME to send back.")
 
@@ -165,6 +175,8 @@ def _check_steal(state: State, seat: int) -> None:
         raise NotNow("A SORRY! steal is only played right after another player makes 21.")
     if seat == pending.by:
         raise IllegalAction(f"{state.players[seat]} made the 21; there is nothing to steal.")
+    if seat in state.left:
+        raise IllegalAction(f"{state.players[seat]} has left the table.")
 
 
 def _check_tiebreak(state: State, action: TiebreakPile) -> None:
@@ -216,6 +228,12 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         state, more = _block(state)
     elif isinstance(action, Accept):
         more = []
+    elif isinstance(action, Leave):
+        seat = seat_of(state.players, action.player)
+        more = [Event("leave", {"player": state.players[seat]})]
+        state = replace(state, left=state.left + (seat,))
+        if seat == state.current:
+            state = replace(state, current=_next(state, seat))
     else:
         state, more = _tiebreak(state, seat_of(state.players, action.player), action.cards)
     return state, events + more
@@ -243,7 +261,7 @@ def _play(state: State, card: str) -> tuple[State, list[Event]]:
         return state, events
     if total > 21:
         events.append(Event("bust", {"player": who, "total": total}))
-        others = [s for s in range(len(state.players)) if s != seat]
+        others = [s for s in range(len(state.players)) if s != seat and s not in state.left]
         return _end_round(state, "bust", seat, others, events)
     if owed == 0:
         state = replace(state, current=_next(state, seat))
@@ -355,7 +373,11 @@ def winners(state: State) -> tuple[str, ...]:
 
 
 def _next(state: State, seat: int) -> int:
-    return (seat + state.direction) % len(state.players)
+    """The next seat still at the table after ``seat``, in the direction of play."""
+    nxt = (seat + state.direction) % len(state.players)
+    while nxt in state.left:
+        nxt = (nxt + state.direction) % len(state.players)
+    return nxt
 
 
 def _pawn_data(state: State, seat: int) -> dict[str, Any]:

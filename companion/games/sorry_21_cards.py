@@ -92,6 +92,12 @@ ACTIONS: dict[str, ActionDoc] = {
                                                          "enum": list(TIEBREAK_CARDS)}}},
         required=("player", "cards"),
         example={"type": "tiebreak", "player": "Ann", "cards": ["number-10", "number-9"]}),
+    "leave": ActionDoc(
+        summary="Between cards, a player leaves the table: their pawns stay, their seat is "
+                "skipped, they flip no pawn and no SORRY! is played by or on them. Two "
+                "players must stay.",
+        properties={"player": _PLAYER}, required=("player",),
+        example={"type": "leave", "player": "Cy"}),
     "correct": CORRECT_DOC,
 }
 
@@ -135,7 +141,14 @@ class TiebreakPile:
     cards: tuple[str, ...]
 
 
-Action = Union[Play, TakeBack, Steal, Block, Accept, TiebreakPile, Correct]
+@dataclass(frozen=True)
+class Leave:
+    """``player`` leaves the table."""
+
+    player: PlayerRef
+
+
+Action = Union[Play, TakeBack, Steal, Block, Accept, TiebreakPile, Leave, Correct]
 
 
 def parse_action(data: Mapping[str, Any]) -> Action:
@@ -160,6 +173,8 @@ def parse_action(data: Mapping[str, Any]) -> Action:
         return Block()
     if kind == "accept":
         return Accept()
+    if kind == "leave":
+        return Leave(get_player(data, "player"))
     cards = data.get("cards")
     if not isinstance(cards, list) or len(cards) > 40:
         raise InvalidAction("'cards' must list the cards of the tiebreaker pile, in order.")

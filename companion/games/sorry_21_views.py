@@ -16,11 +16,12 @@ if TYPE_CHECKING:  # the type only: sorry_21 imports this module
 def state_json(state: State, *, game: str, winners: Sequence[str]) -> dict[str, Any]:
     """The JSON-ready view every phone sees; players and seats by name."""
     names = state.players
+    left = {names[s] for s in state.left}
     players = []
     for name, progress in zip(names, state.progress):
         home = pawns_home(progress)
         players.append({"name": name, "score": progress, "home": home, "start": PAWNS - home,
-                        "returning": progress > PAWNS})
+                        "returning": progress > PAWNS, "left": name in left})
     pending, last = state.pending, state.last_round
     return {
         "game": game,
@@ -42,7 +43,9 @@ def state_json(state: State, *, game: str, winners: Sequence[str]) -> dict[str, 
             "piles": {names[s]: t for s, t in state.tiebreak}},
         "last_round": None if last is None else {
             "round": last.number, "how": last.how, "player": names[last.player],
-            "flipped": [names[s] for s in last.flipped], "total": last.total},
+            "flipped": [names[s] for s in last.flipped], "total": last.total,
+            # the longer game: whose flip sent a pawn back to START (not HOME)
+            "to_start": [names[s] for s in last.flipped if state.history[-1][s] > PAWNS]},
         "longer": state.longer,
         "goal": state.goal,
         "history": [list(progress) for progress in state.history],

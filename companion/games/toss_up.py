@@ -9,7 +9,12 @@ Actions (JSON)::
 
     {"type": "roll", "green": 3, "yellow": 4, "red": 3}
     {"type": "bank"}
+    {"type": "leave", "player": 2}
     {"type": "correct", "player": 1, "delta": -2, "reason": "..."}   (any game)
+
+A player who leaves the table (``leave``) keeps their banked total on the board, but
+their seat is skipped from then on, they are owed no last turn and cannot win; leaving
+on one's own turn loses that turn's points. At least two players must stay.
 """
 
 from __future__ import annotations
@@ -19,9 +24,9 @@ from typing import Any, Mapping, Union
 
 from companion.errors import IllegalAction, NotNow
 from companion.games.base import (CORRECT_DOC, ActionDoc, Correct, Event, check_correct,
-                                  check_options,
-                                  check_players, corrected, get_int, get_type,
-                                  parse_correct)
+                                  check_leave, check_options,
+                                  check_players, corrected, get_int, get_player, get_type,
+                                  parse_correct, seat_of)
 
 ID = "toss-up"
 NAME = "Toss Up!"
@@ -46,6 +51,15 @@ ACTIONS: dict[str, ActionDoc] = {
         summary="Bank the turn's points and pass the dice to the next player.",
         properties={},
         example={"type": "bank"},
+    ),
+    "leave": ActionDoc(
+        summary="A player leaves the table: their total stays, their seat is skipped, "
+                "they are owed no last turn and cannot win (on their turn: its points "
+                "are lost). Two players must stay.",
+        properties={"player": {"oneOf": [{"type": "string"}, {"type": "integer", "minimum": 0}],
+                               "description": "a player's name or seat index"}},
+        required=("player",),
+        example={"type": "leave", "player": 2},
     ),
     "correct": CORRECT_DOC,
 }
@@ -79,7 +93,14 @@ class Bank:
     """Add the turn's points to the player's total; the turn ends."""
 
 
-Action = Union[Roll, Bank, Correct]
+@dataclass(frozen=True)
+class Leave:
+    """A player (by name or seat) leaves the table."""
+
+    player: str | int
+
+
+Action = Union[Roll, Bank, Leave, Correct]
 
 
 @dataclass(frozen=True)
@@ -100,6 +121,7 @@ class State:
     over: bool = False
     turn_number: int = 1  # counts turns across the game, from 1
     history: tuple[tuple[int, ...], ...] = ()  # scores after each completed turn
+    left: tuple[int, ...] = ()  # seats of the players who left the table, in order
 
 
 def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> State:
@@ -122,6 +144,8 @@ def parse_action(data: Mapping[str, Any]) -> Action:
         return Bank()
     if kind == "correct":
         return parse_correct(data)
+    if kind == "leave":
+        return Leave(get_player(data, "player"))
     return Roll(*(get_int(data, colour, high=DICE) for colour in ("green", "yellow", "red")))
 
 
@@ -136,6 +160,10 @@ def check(state: State, action: Action) -> None:
         return
     if state.over:
         raise NotNow("The game is over; start a new one.")
+    if isinstance(action, Leave):
+        check_leave(state.players, state.left, seat_of(state.players, action.player),
+                    low=MIN_PLAYERS, game=NAME)
+        return
     if isinstance(action, Bank):
         if state.rolls == 0:
             raise NotNow(f"{state.players[state.current]} must roll before banking.")
@@ -152,6 +180,8 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     if isinstance(action, Correct):
         scores, event = corrected(state.players, state.scores, action)
         return replace(state, scores=scores), [event]
+    if isinstance(action, Leave):
+        return _leave(state, seat_of(state.players, action.player))
     who = state.players[state.current]
     if isinstance(action, Bank):
         total = state.scores[state.current] + state.points
@@ -176,21 +206,39 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     return state, events
 
 
+def _leave(state: State, seat: int) -> tuple[State, list[Event]]:
+    """``seat`` leaves: owed no last turn; on their own turn the dice pass on at once."""
+    events = [Event("leave", {"player": state.players[seat], "total": state.scores[seat],
+                              "lost": state.points if seat == state.current else 0})]
+    state = replace(state, left=state.left + (seat,),
+                    final_turns=tuple(s for s in state.final_turns if s != seat))
+    if seat == state.current:
+        return _end_turn(state, events)
+    return state, events
+
+
 def _end_turn(state: State, events: list[Event]) -> tuple[State, list[Event]]:
     """Pass the dice on, opening or closing the final round as the rules say."""
     seat = state.current
     final_turns = state.final_turns
     final_round = state.final_round
+    n = len(state.players)
     if final_round:
         final_turns = tuple(s for s in final_turns if s != seat)
-    elif state.scores[seat] > state.target:
+    elif state.scores[seat] > state.target and seat not in state.left:
         final_round = True
-        n = len(state.players)
-        final_turns = tuple((seat + k) % n for k in range(1, n))
+        final_turns = tuple(s for s in ((seat + k) % n for k in range(1, n))
+                            if s not in state.left)
         events.append(Event("final-round", {"player": state.players[seat],
                                             "total": state.scores[seat]}))
     over = final_round and not final_turns
-    nxt = final_turns[0] if final_round and final_turns else (seat + 1) % len(state.players)
+    nxt = seat
+    for _ in range(n):  # the next seat still at the table
+        nxt = (nxt + 1) % n
+        if nxt not in state.left:
+            break
+    if final_round and final_turns:
+        nxt = final_turns[0]
     state = replace(
         state, current=nxt, points=0, dice_in_hand=DICE, rolls=0,
         final_round=final_round, final_turns=final_turns, over=over,
@@ -204,14 +252,16 @@ def _end_turn(state: State, events: list[Event]) -> tuple[State, list[Event]]:
 def winners(state: State) -> tuple[str, ...]:
     """The names of the winners once the game is over, else ().
 
-    Order of decision: the game must be over; the highest total wins; equal highest
-    totals share the win (ruling). The highest total is always over the target, since
-    the final round only opens when someone passes it.
+    Order of decision: the game must be over; only players still at the table count
+    (one who left cannot win); the highest total wins; equal highest totals share the
+    win (ruling). The highest total is over the target, since the final round only
+    opens when someone passes it (unless that player then left).
     """
     if not state.over:
         return ()
-    best = max(state.scores)
-    return tuple(p for p, s in zip(state.players, state.scores) if s == best)
+    staying = [s for s in range(len(state.players)) if s not in state.left]
+    best = max(state.scores[s] for s in staying)
+    return tuple(state.players[s] for s in staying if state.scores[s] == best)
 
 
 def red_light_odds(dice: int) -> dict[str, float]:
@@ -227,7 +277,8 @@ def public_state(state: State) -> dict[str, Any]:
     roll = state.last_roll
     return {
         "game": ID,
-        "players": [{"name": n, "score": s} for n, s in zip(state.players, state.scores)],
+        "players": [{"name": n, "score": s, "left": seat in state.left}
+                    for seat, (n, s) in enumerate(zip(state.players, state.scores))],
         "current": None if state.over else state.current,
         "over": state.over,
         "winners": list(winners(state)),

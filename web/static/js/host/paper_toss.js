@@ -40,7 +40,7 @@
     const draft = draftFor("hz" + state.version, () => ({player: null}));
     const tosser = state.current;
     return Touch.section("A Hazard on the tosser?",
-      Touch.players(state, (seat) => { draft.player = seat; redraw(); }, {selected: draft.player, skip: (s) => s === tosser}),
+      Touch.players(state, (seat) => { draft.player = seat; redraw(); }, {selected: draft.player, skip: (s) => s === tosser || state.players[s].left}),
       Touch.choices(HAZARDS.map(([v, t]) => [v, t, {disabled: draft.player === null}]), (card) => send({type: "hazard", player: state.players[draft.player].name, card}),
                     {label: "Hazard card", cols: 3}),
       draft.player === null ? h("p", {class: "hint", text: "Tap who plays it, then the card"}) : null);
@@ -49,7 +49,7 @@
   function targetPicker(state, send, redraw, kind) {
     const draft = draftFor(kind + state.version, () => ({}));
     return h("div", {class: "touch-sub"},
-      Touch.players(state, (seat) => send({type: kind, target: state.players[seat].name}), {label: kind}));
+      Touch.players(state, (seat) => send({type: kind, target: state.players[seat].name}), {label: kind, skip: (s) => state.players[s].left}));
   }
 
   function body(state, send, redraw) {
@@ -84,6 +84,13 @@
     parts.push(h("details", {class: "touch-more"}, h("summary", {text: "Bully or Flat Tire"}),
       Touch.section("Bully: take a token from…", targetPicker(state, send, redraw, "bully")),
       Touch.section("Flat Tire: skip the next turn of…", targetPicker(state, send, redraw, "flat-tire"))));
+    const staying = state.players.filter((p) => !p.left).length;
+    if (state.step === "turn" && staying > 2) {  // between tosses; two players must stay
+      parts.push(h("details", {class: "touch-more", id: "leave-picker"}, h("summary", {text: "A player leaves the table"}),
+        Touch.section("Who leaves? Their tokens stay; nothing more is played by or on them.",
+          Touch.players(state, (seat) => send({type: "leave", player: state.players[seat].name}),
+                        {label: "Who leaves", skip: (s) => state.players[s].left}))));
+    }
     return parts;
   }
 
@@ -98,6 +105,7 @@
       case "pick": return "Pick: " + (NAMES[a.card] || a.card);
       case "bully": return "Bully on " + a.target;
       case "flat-tire": return "Flat Tire on " + a.target;
+      case "leave": return a.player + " leaves the table";
       case "sprinklers": return a.discard ? "Sprinklers: a second card discarded, +1" : "Sprinklers: no discard";
       default: return describeAction(a);
     }

@@ -44,7 +44,7 @@
     if (p && p.kind === "claim") {
       const maker = state.players.findIndex((x) => x.name === p.player);
       parts.push(Touch.section(p.player + " made 21: steal it with SORRY!?",
-        Touch.players(state, (seat) => send({type: "steal", player: state.players[seat].name}), {skip: (s) => s === maker, label: "Steal by"}),
+        Touch.players(state, (seat) => send({type: "steal", player: state.players[seat].name}), {skip: (s) => s === maker || state.players[s].left, label: "Steal by"}),
         Touch.act("Nobody steals: the 21 stands", {type: "accept"}, send, {tone: "good", id: "accept"})));
     } else if (p) {
       parts.push(Touch.section(p.player + " played SORRY! on " + p.target,
@@ -57,7 +57,14 @@
       Touch.choices(SPECIAL, (card) => send({type: "play", card}), {label: "Action cards", cols: 3})));
     parts.push(h("details", {class: "touch-more"}, h("summary", {text: "SORRY!: send a pawn back"}),
       Touch.players(state, (seat) => send({type: "take-back", target: state.players[seat].name}),
-                    {skip: (s) => s === state.current || !state.players[s].home, label: "Take back from"})));
+                    {skip: (s) => s === state.current || !state.players[s].home || state.players[s].left, label: "Take back from"})));
+    const staying = state.players.filter((x) => !x.left).length;
+    if (!p && !state.play2_left && staying > 2) {  // between cards; two players must stay
+      parts.push(h("details", {class: "touch-more", id: "leave-picker"}, h("summary", {text: "A player leaves the table"}),
+        Touch.section("Who leaves? Their pawns stay; they flip no more pawns.",
+          Touch.players(state, (seat) => send({type: "leave", player: state.players[seat].name}),
+                        {label: "Who leaves", skip: (s) => state.players[s].left}))));
+    }
     return parts;
   }
 
@@ -75,6 +82,7 @@
     if (a.type === "take-back") return "SORRY! on " + a.target;
     if (a.type === "steal") return "Steal by " + a.player;
     if (a.type === "tiebreak") return "Tiebreak pile of " + a.player;
+    if (a.type === "leave") return a.player + " leaves the table";
     return describeAction(a);
   }
 

@@ -52,7 +52,18 @@
                      text: "Bank " + turn.points + (turn.points === 1 ? " point" : " points"),
                      disabled: turn.rolls === 0, onclick: () => send({type: "bank"})})),
       cameraCard(state),
+      leavePicker(state, send),
     ];
+  }
+
+  /** A player leaves the table: their seat is skipped from then on (two must stay). */
+  function leavePicker(state, send) {
+    const staying = state.players.filter((p) => !p.left).length;
+    if (staying <= 2) return null;
+    return h("details", {class: "touch-more", id: "leave-picker"}, h("summary", {text: "A player leaves the table"}),
+      Touch.section("Who leaves? Their total stays; they get no more turns and cannot win.",
+        Touch.players(state, (seat) => send({type: "leave", player: seat}),
+                      {label: "Who leaves", skip: (seat) => state.players[seat].left})));
   }
 
   /** What the camera saw and its offer as one tap. */
@@ -82,6 +93,10 @@
     if (action.type === "roll") return (who ? who + "rolls " : "Roll: ") + action.green + " green · " + action.yellow + " yellow · " + action.red + " red"
                                        + (action.green === 0 && action.red > 0 ? ": red light" : "");
     if (action.type === "bank") return who ? who + "banks" : "Bank";
+    if (action.type === "leave") {
+      const gone = typeof action.player === "number" ? (players[action.player] || {}).name : action.player;
+      return (gone || "A player") + " leaves the table";
+    }
     return describeAction(action);
   }
 

@@ -55,10 +55,15 @@
     if (state.last_round) {
       const r = state.last_round;
       const how = r.how === "bust" ? r.player + " busted at " + r.total : r.how === "steal" ? r.player + " stole the 21" : r.player + " made 21";
-      parts.push(h("p", {class: "hint last-round", text: "Round " + r.round + ": " + how + " · pawn HOME for " + r.flipped.join(", ")}));
+      const back = r.to_start || [];  // the longer game: those flips sent a pawn back to START
+      const home = r.flipped.filter((n) => !back.includes(n));
+      const flips = [home.length ? "pawn HOME for " + home.join(", ") : null,
+                     back.length ? "pawn back to START for " + back.join(", ") : null].filter(Boolean);
+      parts.push(h("p", {class: "hint last-round", id: "last-round", text: "Round " + r.round + ": " + how + " · " + flips.join(" · ")}));
     }
     parts.push(h("section", {class: "table"},
-      h("p", {class: "label", text: "Pawns HOME · first to " + state.goal + " wins"}),
+      h("p", {class: "label", text: state.longer ? "Pawn flips · all 4 HOME, then all 4 back to START wins"
+                                                 : "Pawns HOME · first to " + state.goal + " wins"}),
       playerList(state, (p) => pawns(p))));
     parts.push(scoreChart(state, "round"));
     return h("div", {class: "panel sorry-21"}, parts);

@@ -74,7 +74,8 @@
     parts.push(scoreChart(state, "round"));
     const setup = state.setup;
     if (setup && state.round === 1 && !state.history.length) {
-      parts.push(h("details", {class: "card setup"},
+      // open on a TV: nobody taps a TV to unfold it, and the table sets up from it
+      parts.push(h("details", {class: "card setup", open: document.documentElement.classList.contains("tv")},
         h("summary", {}, h("span", {class: "label", text: "Setup"})),
         h("p", {text: "Cookies in play: " + setup.cookies.map((c) => c.name).join(", ") + "."}),
         h("p", {text: setup.sets + " sets of " + setup.per_set + ", " + setup.wild + " wild, " + setup.half_eaten

@@ -1,0 +1,130 @@
+"""Undo across a timer's end: the session must not run the timer out again at once.
+
+A timeout is journaled like any action, so undoing it brings back a running timer whose
+deadline has passed; without care the next tick applied the same timeout straight away,
+and the undo seemed to do nothing. Real SQLite journal, the fake clock.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.journal import Journal
+from companion.session import Session
+from tests.support.clock import FakeClock
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def journal(tmp_path):
+    j = Journal(tmp_path)
+    yield j
+    j.close()
+
+
+def tales(journal: Journal, clock: FakeClock) -> Session:
+    session = Session(journal, clock=clock)
+    session.start("paper-tales", ["Ann", "Ben"],
+                  {"auto_advance": True, "phase_seconds": {"recruitment": 60}})
+    session.act({"type": "start"})
+    return session
+
+
+def test_undoing_a_phase_that_ran_out_stays_in_that_phase(journal, clock):
+    session = tales(journal, clock)
+    clock.advance(61)
+    assert session.tick()["phase"] == "deployment"  # auto-advance on the timeout
+    clock.advance(5)
+    undone = session.undo()
+    assert undone["phase"] == "recruitment"
+    assert session.tick() is None, "the undone timeout was applied again"
+    assert session.state()["phase"] == "recruitment"
+    clock.advance(600)
+    assert session.tick() is None  # it stays until the host moves on
+    assert session.act({"type": "next"})["phase"] == "deployment"
+
+
+def test_after_the_undo_time_added_runs_and_runs_out_again(journal, clock):
+    session = tales(journal, clock)
+    clock.advance(61)
+    session.tick()
+    session.undo()
+    state = session.act({"type": "add_time", "seconds": 30})
+    assert state["timer"]["deadline"] == pytest.approx(clock() + 30)
+    clock.advance(29)
+    assert session.tick() is None
+    clock.advance(2)
+    assert session.tick()["phase"] == "deployment"
+
+
+def test_the_next_phases_timer_runs_out_as_usual_after_an_undo(journal, clock):
+    session = tales(journal, clock)
+    clock.advance(61)
+    session.tick()
+    session.undo()
+    session.act({"type": "next"})  # into Deployment: its own 90 s
+    clock.advance(91)
+    assert session.tick()["phase"] == "wars"
+
+
+def test_a_restart_after_the_undo_does_not_run_the_timer_out_either(tmp_path, journal, clock):
+    session = tales(journal, clock)
+    clock.advance(61)
+    session.tick()
+    before = session.undo()
+    journal.close()
+    clock.advance(30)
+    with Journal(tmp_path) as again:
+        restarted = Session(again, clock=clock)
+        assert restarted.tick() is None
+        state = restarted.state()
+        assert (state["phase"], state["version"]) == ("recruitment", before["version"])
+
+
+def test_an_undo_before_the_deadline_leaves_the_timer_to_run_out(journal, clock):
+    session = tales(journal, clock)
+    session.act({"type": "pause"})
+    clock.advance(10)
+    session.undo()  # the pause: the timer runs again, 50 s of its minute left
+    clock.advance(49)
+    assert session.tick() is None
+    clock.advance(2)
+    assert session.tick()["phase"] == "deployment"
+
+
+def cookies(journal: Journal, clock: FakeClock) -> Session:
+    session = Session(journal, clock=clock)
+    session.start("toss-your-cookies", ["Ann", "Ben", "Cy"],
+                  {"countdown_seconds": 5, "scramble_seconds": 10})
+    session.act({"type": "roll", "action": "toss", "number": 2})
+    return session
+
+
+def test_undoing_toss_goes_back_to_the_countdown_and_waits_for_the_host(journal, clock):
+    session = cookies(journal, clock)
+    clock.advance(5)
+    assert session.tick()["phase"] == "scramble"
+    clock.advance(1)
+    assert session.undo()["phase"] == "countdown"
+    assert session.tick() is None
+    assert session.state()["phase"] == "countdown"
+    assert session.act({"type": "skip", "phase": "countdown"})["phase"] == "scramble"
+    clock.advance(10)
+    assert session.tick()["phase"] == "roll"
+
+
+def test_undoing_the_scrambles_end_gives_the_scramble_back(journal, clock):
+    session = cookies(journal, clock)
+    clock.advance(5)
+    session.tick()
+    clock.advance(10)
+    state = session.tick()
+    assert (state["phase"], state["current"]) == ("roll", 1)
+    undone = session.undo()
+    assert (undone["phase"], undone["roller"]) == ("scramble", 0)
+    assert session.tick() is None
+    assert session.act({"type": "next"})["current"] == 1  # the host ends it by hand

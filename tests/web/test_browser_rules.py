@@ -1,0 +1,91 @@
+"""Headless Chromium on rulings the pages must show: a Toss Up! player leaves the table
+from the host page and every scoreboard shows them as gone; the longer Sorry! game says
+which flips sent a pawn back to START.
+
+Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
+under CI.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.test_browser_review import open_host, open_page, snap
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_host_taps_who_leaves_and_the_scoreboard_shows_them_gone(browser, live_server):
+    assert live_server.request("POST", "/api/games", {"game": "toss-up",
+                                                      "players": ["Ann", "Ben", "Cleo"]})[0] == 201
+    host = open_host(browser, live_server)
+    host.click("#leave-picker summary")
+    host.click("#leave-picker button:has-text('Ben')")
+    host.wait_for_selector("#recent li:has-text('Ben leaves the table')")
+    state = live_server.request("GET", "/api/state")[1]
+    assert [p["left"] for p in state["players"]] == [False, True, False]
+    # with two players left, nobody else may leave: the picker is gone
+    assert host.locator("#leave-picker").count() == 0
+    phone = open_page(browser, live_server.url + "/")
+    phone.wait_for_selector(f'#board[data-version="{state["version"]}"]')
+    rows = phone.locator(".player")
+    assert rows.nth(1).evaluate("e => e.classList.contains('left')")
+    assert phone.locator(".player.left").count() == 1
+    after = rows.nth(1).locator(".player-name").evaluate(
+        "e => getComputedStyle(e, '::after').content")
+    assert "left" in after
+    snap(phone, "leave-phone")
+    assert not host.js_errors and not phone.js_errors
+    host.context.close()
+    phone.context.close()
+
+
+def test_the_longer_sorry_game_says_a_flip_sent_a_pawn_back_to_start(browser, live_server):
+    # "pawn HOME for Ben" was shown when Ben's flip sent a pawn back to START
+    assert live_server.request("POST", "/api/games", {"game": "sorry-21", "players": [
+        "Ann", "Ben", "Cy"], "options": {"longer": True}})[0] == 201
+    for action in ({"type": "correct", "player": 1, "delta": 4, "reason": "all HOME"},
+                   {"type": "play", "card": "number-10"}, {"type": "play", "card": "number-10"},
+                   {"type": "play", "card": "number-5"}):
+        status, state = live_server.request("POST", "/api/actions", action)
+        assert status == 200, state
+    phone = open_page(browser, live_server.url + "/")
+    phone.wait_for_selector(f'#board[data-version="{state["version"]}"]')
+    assert phone.inner_text("#last-round") == (
+        "Round 1: Cy busted at 25 · pawn HOME for Ann · pawn back to START for Ben")
+    # the score is flips earned (8 win), not pawns HOME: "first to 8 wins" misled
+    assert phone.inner_text(".sorry-21 .table .label") == (
+        "PAWN FLIPS · ALL 4 HOME, THEN ALL 4 BACK TO START WINS")
+    assert not phone.js_errors
+    phone.context.close()
+
+
+def test_a_paper_toss_player_leaves_between_tosses_from_the_host_page(browser, live_server):
+    assert live_server.request("POST", "/api/games", {"game": "paper-toss",
+                                                      "players": ["Ann", "Ben", "Cleo"]})[0] == 201
+    host = open_host(browser, live_server)
+    host.click("#leave-picker summary")
+    host.click("#leave-picker button:has-text('Cleo')")
+    host.wait_for_selector("#recent li:has-text('Cleo leaves the table')")
+    state = live_server.request("GET", "/api/state")[1]
+    assert [p["left"] for p in state["players"]] == [False, False, True]
+    assert host.locator("#leave-picker").count() == 0  # two players stay
+    host.click("text=Bully or Flat Tire")
+    bully = host.locator(".touch-sub").first
+    assert bully.locator("button:has-text('Cleo')").is_disabled()
+    assert not host.js_errors
+    host.context.close()
+
+
+def test_a_sorry_player_leaves_between_cards_from_the_host_page(browser, live_server):
+    assert live_server.request("POST", "/api/games", {"game": "sorry-21",
+                                                      "players": ["Ann", "Ben", "Cleo"]})[0] == 201
+    host = open_host(browser, live_server)
+    host.click("#leave-picker summary")
+    host.click("#leave-picker button:has-text('Ben')")
+    host.wait_for_selector("#recent li:has-text('Ben leaves the table')")
+    state = live_server.request("GET", "/api/state")[1]
+    assert [p["left"] for p in state["players"]] == [False, True, False]
+    assert host.locator("#leave-picker").count() == 0  # two players stay
+    assert not host.js_errors
+    host.context.close()
