@@ -7,7 +7,7 @@ import numpy as np
 import cv2
 
 from tests.vision import dice_support as ds
-from vision.dice_faces import LIGHT, YELLOW
+from vision.dice_faces import GREEN, GREY, LIGHT, NONE, YELLOW
 from vision.dice_pick import _same_die
 from vision.dice_tilt import hangs_from, lit_value
 
@@ -35,3 +35,18 @@ def test_a_shaded_face_drawn_out_towards_the_top_hangs_from_it():
     far = (100.0, 135.0)
     assert not hangs_from(top, ds.face(**{**vars(side), "centre": far}), 30.0)
 
+
+
+def test_a_toss_up_colour_in_deep_shade_beside_a_lit_top_is_its_side_whatever_its_shape():
+    # a green top lit 107 and, 16 pixels off (a die is 21.6), a square run bigger than
+    # it, a grey body around a green mark at 44: the die's side face run into its
+    # shadow, not a second die (no two tops lie nearer than a die's edge)
+    top = ds.face(value=107.0, area=428.0, centre=(561.0, 142.0))
+    box = _strip((547.0, 150.0), 23, 23, 20.0)
+    shade = ds.face(cls=GREY, mark=GREEN, value=44.0, area=528.0, centre=(547.0, 150.0),
+                    box=box, whole=True, corners=1.63)
+    assert hangs_from(top, shade, 21.6)
+    assert _same_die(top, shade, 21.6)
+    # not: lit more than half as well, or a dark die of another game (no Toss Up colour)
+    assert not hangs_from(top, ds.face(**{**vars(shade), "value": 60.0}), 21.6)
+    assert not hangs_from(top, ds.face(**{**vars(shade), "mark": NONE}), 21.6)
