@@ -229,21 +229,18 @@ def cloth_pip_dice(work: np.ndarray, side: float, contours: tuple, dice: list[Di
     when none).
     """
     out: list[Die] = []
-    h, w = work.shape[:2]
-    pad = int(side) + 2  # its top (not foreground) beside its side faces and shadow
     centres = [(d.centre[0] * scale, d.centre[1] * scale) for d in dice]
     for cnt in contours:
         x, y, bw, bh = cv2.boundingRect(cnt)
         if bw * bh < 0.3 * side * side or any(
                 x <= cx < x + bw and y <= cy < y + bh for cx, cy in centres):
             continue
-        x0, y0 = max(0, x - pad), max(0, y - pad)
-        crop = work[y0:min(h, y + bh + pad), x0:min(w, x + bw + pad)]
-        bright = cv2.max(cv2.max(crop[..., 0], crop[..., 1]), crop[..., 2])
-        taken = [np.array(d.outline, np.float32) * scale - [x0, y0] for d in dice + out]
-        found = [(box + np.array([x0, y0], np.float32), (cx + x0, cy + y0)) for box, (cx, cy)
-                 in blobs_.pip_groups(bright, side, taken, min_pips=2, light_pips=False,
-                                      min_contrast=40, reach=0.8)]
+        found = []
+        for grow in (1.0, 1.6):  # the typical die, then one nearer the camera (bigger)
+            found = _pip_group_dice(work, (x, y, bw, bh), grow * side, [
+                np.array(d.outline, np.float32) * scale for d in dice + out])
+            if found:
+                break
         if not found:
             found = _plain_top(cnt, work, side, centres + [
                 (d.centre[0] * scale, d.centre[1] * scale) for d in out], body_colour, cloth)
@@ -255,6 +252,23 @@ def cloth_pip_dice(work: np.ndarray, side: float, contours: tuple, dice: list[Di
                                centre=(float(cx / scale), float(cy / scale)),
                                colour=colour, confidence=round(0.5 * share, 3)))
     return out
+
+
+def _pip_group_dice(work: np.ndarray, rect: tuple[int, int, int, int], side: float,
+                    taken: list[np.ndarray]) -> list[tuple[np.ndarray, tuple[float, float]]]:
+    """(box, centre) in working pixels of each group of two or more dull dark pips of
+    a die of edge ``side`` in brightness (``cloth_pip_dice``) around a blob's bounding
+    rectangle ``rect`` (x, y, w, h), grown by a die (its top, not foreground, lies
+    beside its side faces and shadow); ``taken`` are the dice found's outlines."""
+    h, w = work.shape[:2]
+    x, y, bw, bh = rect
+    pad = int(side) + 2
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    crop = work[y0:min(h, y + bh + pad), x0:min(w, x + bw + pad)]
+    bright = cv2.max(cv2.max(crop[..., 0], crop[..., 1]), crop[..., 2])
+    return [(box + np.array([x0, y0], np.float32), (cx + x0, cy + y0)) for box, (cx, cy)
+            in blobs_.pip_groups(bright, side, [t - [x0, y0] for t in taken], min_pips=2,
+                                 light_pips=False, min_contrast=40, reach=0.8)]
 
 
 def _plain_top(contour: np.ndarray, work: np.ndarray, side: float,

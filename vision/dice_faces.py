@@ -179,23 +179,25 @@ def measure(code: int, cnt: np.ndarray, area: float, own_crop: np.ndarray,
         return None
     crop = (slice(y, y + h), slice(x, x + w))
     agree = n_sel / n_in
-    pale = code == YELLOW and cv2.mean(planes[1][crop] if planes else hsv_roi[crop][..., 1],
-                                       sel)[0] < 110
-    mark, mark_off, spots = NONE, 0.0, ()
-    if holed and (code == LIGHT or code == GREY or pale):
-        # a light body (ivory under a warm lamp looks pale yellow) carries a coloured mark
-        mark, share, at, spots = _mark(cls_roi[crop], holes, n_in, skip_yellow=pale)
-        spots = tuple((c, sx + x + offset[0], sy + y + offset[1], share)
-                      for c, sx, sy, share in spots)
-        if mark != NONE:
-            agree = share / max(1, n_holes)
-            mark_off = float(np.hypot(at[0] + x - cx, at[1] + y - cy) / np.sqrt(n_in))
     if lit is None:
         gain, vroi = 1.0, planes[2][crop] if planes else hsv_roi[crop][..., 2]
     else:  # brightness before an exposure gain, on the gained scale but not clipped
         gain, vroi = lit[1], lit[0][crop]
     value = gain * cv2.mean(vroi, sel)[0]
     pips = abs(gain * cv2.mean(vroi, holes)[0] - value) if holed else 0.0
+    # a light body looks pale yellow under a warm lamp; pale orange or pale blue under a
+    # lamp's stronger cast (then its mark must stand out: a tinted patch of table is plain)
+    pale = (code == YELLOW or code == HUE and pips >= 35) and cv2.mean(
+        planes[1][crop] if planes else hsv_roi[crop][..., 1], sel)[0] < 110
+    mark, mark_off, spots = NONE, 0.0, ()
+    if holed and (code == LIGHT or code == GREY or pale):
+        # a light body carries a coloured mark
+        mark, share, at, spots = _mark(cls_roi[crop], holes, n_in, skip_yellow=pale)
+        spots = tuple((c, sx + x + offset[0], sy + y + offset[1], share)
+                      for c, sx, sy, share in spots)
+        if mark != NONE:
+            agree = share / max(1, n_holes)
+            mark_off = float(np.hypot(at[0] + x - cx, at[1] + y - cy) / np.sqrt(n_in))
     if plain and mark == NONE and pips < 35:
         return None
     max_hole = _max_hole(holes) / n_in if holed else 0.0

@@ -20,6 +20,7 @@ import cv2
 from vision.dice_faces import CLASS_NAMES, GREY, HUE, LIGHT, NONE, YELLOW, Face, has_pips
 from vision.dice_aslant import foreshortened_marks
 from vision.dice_split import several_marks, split_merged
+from vision.dice_tilt import hangs_from
 
 
 def is_top_shaped(face: Face, top_area: float | None, *, max_aspect: float,
@@ -364,6 +365,8 @@ def _same_die(top: Face, other: Face, side: float) -> bool:
         return True  # two marks closer than two dice lying apart: a top and a side mark
     if is_doubtful_top(other) and gap < side and other.value < top.value:
         return True  # a darker ragged run nearer than two dice's tops lie: side and shadow
+    if hangs_from(top, other, side):
+        return True  # shaded and foreshortened towards the top: its side face, tilted view
     if _extent(other) >= 0.75 * _extent(top) or (
             other.value >= 0.95 * top.value and other.corners <= 1.8):
         return False

@@ -323,3 +323,24 @@ def test_a_die_square_to_the_checks_is_kept_when_it_lies_off_the_grids_lines():
     plain = np.full_like(frame, (40, 120, 30))
     assert not is_off_grid(plain, np.round(ds.square(centre, side, 2.0)).astype(np.int32),
                            0.0, side)
+
+
+def test_a_red_four_nearer_the_camera_than_the_typical_die_is_found_by_its_pips():
+    # a tilted camera sees the dice at the frame's near edge bigger than the typical
+    # die: a four's pips there span more than the typical die's face (0.8 of its edge),
+    # so they are looked for at 1.6 times its size too (as the plain pip finder does)
+    frame = np.full((160, 160, 3), (40, 45, 190), np.uint8)  # red cloth
+    side = np.round(cv2.boxPoints(((80.0, 110.0), (44.0, 16.0), 0.0))).astype(np.int32)
+    cv2.fillConvexPoly(frame, side, (40, 120, 30))  # its green side face: the blob
+    ds.die(frame, (80, 80), 44, (60, 50, 200), pips=4, pip_colour=(30, 30, 30), shadow=False)
+    mask = np.zeros((160, 160), np.uint8)
+    cv2.fillConvexPoly(mask, side, 255)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.8)
+
+    def read(typical):
+        return cloth_pip_dice(frame, typical, contours, [], 1.0, cloth={RED},
+                              body_colour=lambda box: ("red", 1.0))
+    for typical in (26.0, 44.0):  # its pips 23 pixels apart: over 0.8 of a 26-pixel die
+        (die,) = read(typical)
+        assert np.hypot(die.centre[0] - 80, die.centre[1] - 80) < 4

@@ -75,3 +75,21 @@ def test_finishing_takes_every_measure_and_leaves_the_parts_as_they_were():
         assert getattr(face, key) == part[key]
     assert face.ring == 0.9 and face.mark != faces_.NONE  # the mark's ring stands
     assert np.array_equal(face.outline, hull) and not hasattr(face, "hull")
+
+
+@pytest.mark.parametrize("body, mark, counts", [
+    ((150, 190, 240), (40, 150, 40), (1, 0, 0, 0)),  # pale orange (a warm lamp), green
+    ((240, 200, 150), (30, 30, 150), (0, 0, 1, 0)),  # pale blue (a cool lamp), red
+])
+def test_a_light_die_tinted_another_games_hue_by_the_lamp_takes_its_marks_colour(
+        body, mark, counts):
+    # a strong cast leaves a light die's body pale orange or pale blue (another game's
+    # hue, not light) where white paper nearby sets the white: its mark, darker than it
+    # and in its middle, still names it (as a pale yellow body's does)
+    from tests.vision import dice_support as ds
+    from vision.dice import read_dice
+
+    frame = ds.table(colour=(60, 110, 150))  # a brown wooden table
+    frame[380:460, 500:620] = 250  # a sheet of white paper
+    ds.die(frame, (200, 200), 40, body, mark=mark)
+    assert read_dice(cv2.GaussianBlur(frame, (0, 0), 0.8)).counts() == counts
