@@ -12,18 +12,58 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NoReturn, Sequence
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse that exits with status 2 and a one-line message on a usage error.
 
-    The line names the command, the error and where the usage is (argparse's default
-    prints the usage block first, a second line the contract does not want).
+    The line names the command typed (``companion detect dice``), the error and where its
+    usage is (argparse's default prints the usage block first, a second line the contract
+    does not want, and names the top-level command for a subcommand's unknown option).
     """
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see: {self.prog} --help)\n")
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None,
+                         ) -> tuple[Any, list[str]]:
+        """Parse as argparse does, but refuse an unknown option first, and any leftover.
+
+        argparse runs a subcommand's parser with this method and reports its leftovers
+        under the top-level command, and an unknown option only after a missing argument
+        (``companion detect --bogus`` said "required: {dice,cards}").
+        """
+        args = list(sys.argv[1:] if args is None else args)
+        unknown = self._unknown_options(args)
+        if unknown:
+            self.error(f"unrecognized arguments: {' '.join(unknown)}")
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+    def _unknown_options(self, args: list[str]) -> list[str]:
+        """The options in `args` this parser does not know, up to ``--`` or, for a parser
+        with subcommands, up to the subcommand's name (its own parser reads the rest)."""
+        unknown = []
+        for arg in args:
+            if arg == "--":
+                break
+            try:
+                found: Any = self._parse_optional(arg)  # argparse's own reading of `arg`
+            except argparse.ArgumentError as exc:  # an ambiguous abbreviation (3.13+)
+                self.error(str(exc))
+            if found is None:  # a value or a subcommand's name
+                if self._subparsers is not None:
+                    break
+                continue
+            if isinstance(found, list):  # Python 3.12.7+ lists the matching options
+                found = found[0]
+            if found[0] is None:
+                unknown.append(arg)
+        return unknown
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -184,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _eval(Path(args.suite))
         if args.command == "deck" and args.photos is None:
             if args.game is None:
-                build_parser().error("deck learn needs --game GAME_ID or --from DIR")
+                _usage_error("deck learn", "give --game GAME_ID or --from DIR")
             from companion.teach_cmd import learn_command
 
             return learn_command(args)
@@ -216,12 +256,17 @@ def _photo_deck(args: argparse.Namespace) -> tuple[Path, set[str] | None]:
         try:
             cards = {face.id for face in card_faces(args.game)}
         except InvalidAction as exc:
-            build_parser().error(str(exc))
+            _usage_error("deck learn", str(exc))
     if args.deck is not None:
         return Path(args.deck), cards
     if args.game is None:
-        build_parser().error("deck learn --from needs --deck DECK_DIR or --game GAME_ID")
+        _usage_error("deck learn", "--from needs --deck DECK_DIR or --game GAME_ID")
     return deck_folder(resolve_data_dir(args.data_dir), args.game), cards
+
+
+def _usage_error(command: str, message: str) -> NoReturn:
+    """Exit 2 with the one-line usage error of ``companion COMMAND`` (a check after argparse's)."""
+    _Parser(prog=f"companion {command}").error(message)
 
 
 def _eval(suite: Path) -> int:

@@ -6,8 +6,9 @@ Hazards one at a time and the tosser counters each; the first Hazard left standi
 names the *chooser*, who flips two Toss cards and picks the one the tosser applies.
 Otherwise one Toss card is flipped (or two with Energy Drink, the tosser picking).
 Bully and Flat Tire may be played at any time. The cards, actions and
-:func:`parse_action` are in :mod:`companion.games.paper_toss_cards`; the step and the
-toss as JSON in :mod:`companion.games.paper_toss_views`.
+:func:`parse_action` are in :mod:`companion.games.paper_toss_cards`; the State and the
+toss in progress in :mod:`companion.games.paper_toss_state`; the step and the toss as
+JSON in :mod:`companion.games.paper_toss_views`.
 
 Rulings kept here (digest rulings first, then the companion's own):
 
@@ -22,7 +23,7 @@ Rulings kept here (digest rulings first, then the companion's own):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from companion.errors import IllegalAction, NotNow
@@ -33,6 +34,7 @@ from companion.games.paper_toss_cards import (
     ACTIONS, CARDS, HAZARDS, TOSS_EFFECTS, Action, Bully, Counter, EnergyDrink, FlatTire,
     Flip, Leave, NoCounter, Pass, Pick, PlayHazard, Sprinklers, TossPaper, parse_action,
 )
+from companion.games.paper_toss_state import HazardPlay, State, Toss
 
 ID = "paper-toss"
 NAME = "Paper Toss"
@@ -47,63 +49,6 @@ BUTTONS: dict[str, Any] = {"next": "confirm"}
 __all__ = ["ID", "NAME", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "ACTIONS", "BUTTONS", "CARDS",
            "State", "Toss", "HazardPlay", "new_game", "parse_action", "check", "apply",
            "winners", "public_state", "action_from_cards"]
-
-
-@dataclass(frozen=True)
-class HazardPlay:
-    """A Hazard played against a toss, and the Counter that cancelled it (if any)."""
-
-    player: int
-    card: str
-    counter: str | None = None
-
-
-@dataclass(frozen=True)
-class Toss:
-    """A toss in progress (or the last one resolved).
-
-    ``stage``: ``hazards`` (Hazards may be played; one may be waiting for an answer),
-    ``flip`` (two Toss cards are due), ``pick`` (two flipped, the chooser picks),
-    ``sprinklers`` (Sprinklers applied; the discard is asked), ``done``.
-    """
-
-    tosser: int
-    hazards: tuple[HazardPlay, ...] = ()
-    stage: str = "hazards"
-    chooser: int | None = None
-    energy_drink: bool = False
-    flipped: tuple[str, ...] = ()
-    result: str | None = None  # the Toss card the tosser applied
-    gained: int = 0  # change in the tosser's tokens
-
-    @property
-    def waiting(self) -> HazardPlay | None:
-        """The Hazard waiting for the tosser's answer, if any."""
-        if self.stage == "hazards" and self.hazards and self.hazards[-1].counter is None:
-            return self.hazards[-1]
-        return None
-
-    @property
-    def cards_due(self) -> int:
-        """How many Toss cards the next flip turns over (2 once there is a chooser)."""
-        return 2 if self.chooser is not None or self.waiting is not None else 1
-
-
-@dataclass(frozen=True)
-class State:
-    """The whole table; ``tokens`` and ``skips`` follow seat order."""
-
-    players: tuple[str, ...]
-    tokens: tuple[int, ...]
-    skips: tuple[int, ...]  # turns each player will skip
-    target: int = 10
-    current: int = 0
-    toss: Toss | None = None
-    last_toss: Toss | None = None
-    over: bool = False
-    turn_number: int = 1
-    history: tuple[tuple[int, ...], ...] = ()  # tokens after each completed turn
-    left: tuple[int, ...] = ()  # seats of the players who left the table, in order
 
 
 def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> State:

@@ -6,8 +6,8 @@ that makes exactly 21 wins the round: one pawn flips HOME, unless another player
 it with SORRY!. Over 21 busts: every other player flips a pawn HOME. The next player
 starts the next round. First with all 4 pawns HOME wins; players who get there at once
 play a tiebreaker. The cards, actions and :func:`parse_action` are in
-:mod:`companion.games.sorry_21_cards`; the state as JSON in
-:mod:`companion.games.sorry_21_views`.
+:mod:`companion.games.sorry_21_cards`; the State in :mod:`companion.games.sorry_21_state`;
+the state as JSON in :mod:`companion.games.sorry_21_views`.
 
 A player's *progress* counts the pawn flips they have earned: pawns HOME in the normal
 game (goal 4); in the longer game 5-8 count pawns flipped back to START (goal 8).
@@ -22,7 +22,7 @@ leaves (between cards) is skipped, flips no pawn and is no SORRY!'s player or ta
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
@@ -33,6 +33,7 @@ from companion.games.sorry_21_cards import (
     ACTIONS, CARDS, NUMBERS, PAWNS, PILE_CARDS, SLIDES, Accept, Action, Block, Leave, Play,
     Steal, TakeBack, TiebreakPile, pawns_home, parse_action, pile_total,
 )
+from companion.games.sorry_21_state import Pending, RoundEnd, State
 
 ID = "sorry-21"
 NAME = "Sorry! Revenge"
@@ -47,56 +48,6 @@ BUTTONS: dict[str, Any] = {"next": "confirm"}
 __all__ = ["ID", "NAME", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "ACTIONS", "BUTTONS", "CARDS",
            "State", "Pending", "RoundEnd", "new_game", "parse_action", "check", "apply", "winners",
            "public_state", "pile_total", "pawns_home", "action_from_card"]
-
-
-@dataclass(frozen=True)
-class Pending:
-    """What waits for an answer: a ``claim`` (``by`` made 21), or a SORRY! (``take-back``
-    or ``steal``) played by ``by`` on ``target``."""
-
-    kind: str
-    by: int
-    target: int | None = None
-
-
-@dataclass(frozen=True)
-class RoundEnd:
-    """How round ``number`` ended: ``how`` is ``21``, ``steal`` or ``bust``; ``player``
-    made the 21 or busted; ``flipped`` lists the seats that earned a pawn flip."""
-
-    number: int
-    how: str
-    player: int
-    flipped: tuple[int, ...]
-    total: int
-
-
-@dataclass(frozen=True)
-class State:
-    """The whole table; ``progress`` follows seat order, ``current`` is a seat index."""
-
-    players: tuple[str, ...]
-    progress: tuple[int, ...]
-    longer: bool = False
-    current: int = 0
-    direction: int = 1  # +1: seat order (clockwise); -1 after a Switch
-    pile: tuple[str, ...] = ()  # this round's play pile, bottom first
-    total: int = 0
-    play2_left: int = 0  # number cards still owed after a Play 2
-    round_number: int = 1
-    pending: Pending | None = None
-    tied: tuple[int, ...] = ()  # seats playing the tiebreaker
-    tiebreak: tuple[tuple[int, int], ...] = ()  # (seat, pile total) reported this tiebreaker
-    champion: int | None = None  # the tiebreaker's winner
-    over: bool = False
-    last_round: RoundEnd | None = None
-    history: tuple[tuple[int, ...], ...] = ()  # progress after each round
-    left: tuple[int, ...] = ()  # seats of the players who left the table, in order
-
-    @property
-    def goal(self) -> int:
-        """Pawn flips a player needs to win: 4, or 8 in the longer game (home, then START)."""
-        return 2 * PAWNS if self.longer else PAWNS
 
 
 def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> State:

@@ -1,4 +1,4 @@
-"""Fixtures shared by the companion tests (a module may define its own ``session``)."""
+"""Fixtures shared by the companion tests: a session with a game, or with none yet."""
 
 from __future__ import annotations
 
@@ -12,9 +12,15 @@ from tests.support.clock import FakeClock
 
 
 @pytest.fixture
-def session(tmp_path, clock: FakeClock) -> Iterator[Session]:
-    """A Toss Up! game for Ann and Bob on a real journal in ``tmp_path``, on the fake clock."""
+def empty_session(tmp_path, clock: FakeClock) -> Iterator[Session]:
+    """A session with no game yet on a real journal in ``tmp_path``, on the fake clock."""
     s = Session(Journal(tmp_path), clock=clock)
-    s.start("toss-up", ["Ann", "Bob"])
     yield s
     s.journal.close()
+
+
+@pytest.fixture
+def session(empty_session: Session) -> Session:
+    """A Toss Up! game for Ann and Bob on a real journal in ``tmp_path``, on the fake clock."""
+    empty_session.start("toss-up", ["Ann", "Bob"])
+    return empty_session

@@ -6,18 +6,9 @@ import pytest
 
 from companion.camera_link import CardLink, DiceLink
 from companion.controls import Controls
-from companion.journal import Journal
 from companion.session import Session
 from hardware.buttons import DEFAULT_PINS, Buttons
 from vision.results import DiceReading
-
-
-@pytest.fixture
-def table(tmp_path, clock):
-    session = Session(Journal(tmp_path), clock=clock)
-    session.start("toss-up", ["Ann", "Bob"])
-    yield session
-    session.journal.close()
 
 
 @pytest.fixture
@@ -36,44 +27,44 @@ def press(factory, buttons, name, clock):
     return event
 
 
-def test_bank_and_undo_buttons_play_a_turn(table, buttons, mock_factory, clock):
-    controls = Controls(table)
-    table.act({"type": "roll", "green": 4, "yellow": 5, "red": 1})
+def test_bank_and_undo_buttons_play_a_turn(session, buttons, mock_factory, clock):
+    controls = Controls(session)
+    session.act({"type": "roll", "green": 4, "yellow": 5, "red": 1})
     event = press(mock_factory, buttons, "bank", clock)
     assert controls.handle(event.name, event.kind) == "bank: done"
-    state = table.state()
+    state = session.state()
     assert [p["score"] for p in state["players"]] == [4, 0] and state["current"] == 1
     event = press(mock_factory, buttons, "undo", clock)
     assert controls.handle(event.name, event.kind) == "undo: done"
-    assert [p["score"] for p in table.state()["players"]] == [0, 0]
+    assert [p["score"] for p in session.state()["players"]] == [0, 0]
 
 
-def test_a_refused_press_says_why_and_changes_nothing(table, buttons, mock_factory, clock):
-    before = table.state()
+def test_a_refused_press_says_why_and_changes_nothing(session, buttons, mock_factory, clock):
+    before = session.state()
     event = press(mock_factory, buttons, "bank", clock)
-    assert "must roll before banking" in Controls(table).handle(event.name, event.kind)
-    assert table.state() == before
+    assert "must roll before banking" in Controls(session).handle(event.name, event.kind)
+    assert session.state() == before
 
 
-def test_next_confirms_what_the_camera_offers(table, buttons, mock_factory, clock):
-    link = DiceLink(table)
+def test_next_confirms_what_the_camera_offers(session, buttons, mock_factory, clock):
+    link = DiceLink(session)
 
     class Camera:
         confirm = staticmethod(link.confirm)
 
-    controls = Controls(table, camera=Camera())
+    controls = Controls(session, camera=Camera())
     link.on_reading(DiceReading(green=3, yellow=5, red=2))
-    assert table.state()["dice"]["offer"] == {"type": "roll", "green": 3, "yellow": 5, "red": 2}
+    assert session.state()["dice"]["offer"] == {"type": "roll", "green": 3, "yellow": 5, "red": 2}
     event = press(mock_factory, buttons, "next", clock)
     assert controls.handle(event.name, event.kind) == "next: done"
-    assert table.state()["turn"]["points"] == 3
-    assert table.state()["dice"]["offer"] is None
+    assert session.state()["turn"]["points"] == 3
+    assert session.state()["dice"]["offer"] is None
 
 
-def test_an_unmapped_button_does_nothing(table):
-    before = table.state()
-    assert "does nothing" in Controls(table).handle("timer")
-    assert table.state() == before
+def test_an_unmapped_button_does_nothing(session):
+    before = session.state()
+    assert "does nothing" in Controls(session).handle("timer")
+    assert session.state() == before
 
 
 @pytest.mark.parametrize("game", ["sorry-21", "paper-toss"])

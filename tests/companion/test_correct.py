@@ -9,20 +9,12 @@ from companion.games import GAMES, find_game
 from companion.games.base import Correct, parse_correct
 from companion.journal import Journal
 from companion.session import Session
-from tests.support.clock import FakeClock
 
 PLAYERS = {"toss-up": ["Ann", "Ben"], "paper-toss": ["Ann", "Ben"], "sorry-21": ["Ann", "Ben"],
            "toss-your-cookies": ["Ann", "Ben", "Cy"], "paper-tales": ["Ann", "Ben"]}
 #: the score at which a correction is refused because it would win (None: no such score)
 LIMIT = {"toss-up": None, "paper-toss": 10, "sorry-21": 4, "toss-your-cookies": 2,
          "paper-tales": None}
-
-
-@pytest.fixture
-def session(tmp_path):
-    s = Session(Journal(tmp_path), clock=FakeClock())
-    yield s
-    s.journal.close()
 
 
 def scores(state: dict) -> list[int]:
@@ -40,47 +32,47 @@ def test_every_game_documents_correct():
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_a_correction_changes_one_score_and_undo_takes_it_back(session, game):
-    session.start(game, PLAYERS[game])
-    state = session.act(correct(1, 1, "forgot Ben's point"))
+def test_a_correction_changes_one_score_and_undo_takes_it_back(empty_session, game):
+    empty_session.start(game, PLAYERS[game])
+    state = empty_session.act(correct(1, 1, "forgot Ben's point"))
     assert scores(state)[:2] == [0, 1]
     assert state["events"] == [{"kind": "correct", "player": "Ben", "seat": 1, "delta": 1,
                                 "reason": "forgot Ben's point", "total": 1}]
     assert state["recent"][-1]["reason"] == "forgot Ben's point"
     assert not state["over"]
     # the journal replays to the same state (a restart), and undo removes it
-    again = Session(Journal(session.journal.path.parent))
+    again = Session(Journal(empty_session.journal.path.parent))
     assert scores(again.state()) == scores(state)
     again.journal.close()
-    assert scores(session.undo())[:2] == [0, 0]
+    assert scores(empty_session.undo())[:2] == [0, 0]
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_a_correction_never_goes_below_zero_and_refusals_change_nothing(session, game):
-    before = session.start(game, PLAYERS[game])
+def test_a_correction_never_goes_below_zero_and_refusals_change_nothing(empty_session, game):
+    before = empty_session.start(game, PLAYERS[game])
     with pytest.raises(IllegalAction, match="cannot go below 0"):
-        session.act(correct(0, -1))
+        empty_session.act(correct(0, -1))
     with pytest.raises(IllegalAction, match="no seat 7"):
-        session.act(correct(7, 1))
-    assert session.state()["version"] == before["version"]
+        empty_session.act(correct(7, 1))
+    assert empty_session.state()["version"] == before["version"]
 
 
 @pytest.mark.parametrize("game", sorted(g for g in GAMES if LIMIT[g]))
-def test_a_correction_cannot_win_the_game(session, game):
-    session.start(game, PLAYERS[game])
+def test_a_correction_cannot_win_the_game(empty_session, game):
+    empty_session.start(game, PLAYERS[game])
     limit = LIMIT[game]
     with pytest.raises(IllegalAction, match="would win the game for Ann"):
-        session.act(correct(0, limit))
-    assert scores(session.act(correct(0, limit - 1)))[0] == limit - 1
+        empty_session.act(correct(0, limit))
+    assert scores(empty_session.act(correct(0, limit - 1)))[0] == limit - 1
 
 
-def test_no_correction_once_the_game_is_over(session):
-    session.start("toss-up", ["Ann", "Ben"], {"target": 5})
-    session.act({"type": "roll", "green": 6, "yellow": 4, "red": 0})
-    session.act({"type": "bank"})
-    assert session.act({"type": "roll", "green": 0, "yellow": 5, "red": 5})["over"]
+def test_no_correction_once_the_game_is_over(empty_session):
+    empty_session.start("toss-up", ["Ann", "Ben"], {"target": 5})
+    empty_session.act({"type": "roll", "green": 6, "yellow": 4, "red": 0})
+    empty_session.act({"type": "bank"})
+    assert empty_session.act({"type": "roll", "green": 0, "yellow": 5, "red": 5})["over"]
     with pytest.raises(NotNow, match="undo the last action first"):
-        session.act(correct(1, 3))
+        empty_session.act(correct(1, 3))
 
 
 @pytest.mark.parametrize("data, sentence", [

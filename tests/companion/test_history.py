@@ -10,9 +10,8 @@ import pytest
 from companion.games import find_game
 from companion.history import (GameResult, known_players, load_results, player_stats,
                                replay_result, result_dict, results_csv, stats_csv)
-from companion.journal import GameRecord, Journal
+from companion.journal import GameRecord
 from companion.session import Session
-from tests.support.clock import FakeClock
 
 
 def roll(g: int, y: int, r: int) -> dict:
@@ -28,36 +27,29 @@ def play_toss_up(session: Session, players: list[str], first_bank: int) -> None:
         session.act(roll(0, 5, 5))  # red light: nothing
 
 
-@pytest.fixture
-def session(tmp_path):
-    s = Session(Journal(tmp_path), clock=FakeClock())
-    yield s
-    s.journal.close()
-
-
-def test_a_replayed_result_agrees_with_the_live_game(session):
-    play_toss_up(session, ["Ann", "Ben"], 6)
-    live = session.state()
-    [result] = load_results(session.journal)
+def test_a_replayed_result_agrees_with_the_live_game(empty_session):
+    play_toss_up(empty_session, ["Ann", "Ben"], 6)
+    live = empty_session.state()
+    [result] = load_results(empty_session.journal)
     assert result.finished and result.winners == ("Ann",)
     assert result.scores == tuple(p["score"] for p in live["players"]) == (6, 0)
     assert result.name == "Toss Up!" and result.actions == 3 and result.error is None
 
 
-def test_undone_actions_are_not_in_the_result(session):
-    play_toss_up(session, ["Ann", "Ben"], 6)
-    session.undo()
-    [result] = load_results(session.journal)
+def test_undone_actions_are_not_in_the_result(empty_session):
+    play_toss_up(empty_session, ["Ann", "Ben"], 6)
+    empty_session.undo()
+    [result] = load_results(empty_session.journal)
     assert not result.finished and result.winners == ()
     assert result.scores == (6, 0) and result.actions == 2
 
 
-def test_stats_count_finished_games_and_match_names_ignoring_case(session):
-    play_toss_up(session, ["Ann", "Ben"], 6)
-    play_toss_up(session, ["ben", "Ann"], 8)
-    play_toss_up(session, ["Ann", "Cy"], 7)
-    session.start("toss-up", ["Ann", "Dee"], {"target": 5})  # still running: not counted
-    results = load_results(session.journal)
+def test_stats_count_finished_games_and_match_names_ignoring_case(empty_session):
+    play_toss_up(empty_session, ["Ann", "Ben"], 6)
+    play_toss_up(empty_session, ["ben", "Ann"], 8)
+    play_toss_up(empty_session, ["Ann", "Cy"], 7)
+    empty_session.start("toss-up", ["Ann", "Dee"], {"target": 5})  # still running: not counted
+    results = load_results(empty_session.journal)
     assert [r.finished for r in results] == [True, True, True, False]
     stats = {s.player: s for s in player_stats(results)}
     assert set(stats) == {"Ann", "ben", "Cy"}
@@ -69,10 +61,10 @@ def test_stats_count_finished_games_and_match_names_ignoring_case(session):
     assert known_players(results) == ["Ann", "Dee", "Cy", "ben"]
 
 
-def test_stats_are_per_game(session):
-    play_toss_up(session, ["Ann", "Ben"], 6)
-    session.start("sorry-21", ["Ann", "Ben"])
-    results = load_results(session.journal)
+def test_stats_are_per_game(empty_session):
+    play_toss_up(empty_session, ["Ann", "Ben"], 6)
+    empty_session.start("sorry-21", ["Ann", "Ben"])
+    results = load_results(empty_session.journal)
     results.append(GameResult(id=9, game="sorry-21", name="Sorry! Revenge", players=("Ann", "Ben"),
                               scores=(4, 1), winners=("Ann",), finished=True, started_at=0.0,
                               ended_at=1.0, actions=30))
@@ -89,9 +81,9 @@ def test_a_journal_that_no_longer_replays_gives_a_sentence_not_a_crash():
     assert player_stats([result]) == []
 
 
-def test_csv_has_one_row_per_player_and_defuses_formulas(session):
-    play_toss_up(session, ["=SUM(A1)", "Ben"], 6)
-    results = load_results(session.journal)
+def test_csv_has_one_row_per_player_and_defuses_formulas(empty_session):
+    play_toss_up(empty_session, ["=SUM(A1)", "Ben"], 6)
+    results = load_results(empty_session.journal)
     rows = list(csv.DictReader(io.StringIO(results_csv(results))))
     assert [(r["player"], r["score"], r["winner"]) for r in rows] == [
         ("'=SUM(A1)", "6", "1"), ("Ben", "0", "0")]
@@ -100,9 +92,9 @@ def test_csv_has_one_row_per_player_and_defuses_formulas(session):
     assert stats[0]["player"] == "'=SUM(A1)" and stats[0]["wins"] == "1"
 
 
-def test_result_dict_is_json_ready(session):
-    play_toss_up(session, ["Ann", "Ben"], 6)
-    data = result_dict(load_results(session.journal)[0])
+def test_result_dict_is_json_ready(empty_session):
+    play_toss_up(empty_session, ["Ann", "Ben"], 6)
+    data = result_dict(load_results(empty_session.journal)[0])
     assert data["players"] == [{"name": "Ann", "score": 6, "winner": True},
                                {"name": "Ben", "score": 0, "winner": False}]
     assert data["winners"] == ["Ann"] and "scores" not in data

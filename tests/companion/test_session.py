@@ -29,50 +29,43 @@ def roll(g: int, y: int, r: int) -> dict:
     return {"type": "roll", "green": g, "yellow": y, "red": r}
 
 
-@pytest.fixture
-def session(tmp_path):
-    s = Session(Journal(tmp_path), clock=FakeClock())
-    yield s
-    s.journal.close()
-
-
-def test_no_game_yet(session):
-    state = session.state()
+def test_no_game_yet(empty_session):
+    state = empty_session.state()
     assert state["game"] is None and state["version"] == 0
     with pytest.raises(NotNow, match="No game is running"):
-        session.act({"type": "bank"})
+        empty_session.act({"type": "bank"})
 
 
-def test_every_change_raises_the_version_by_one(session):
-    versions = [session.state()["version"]]
-    versions.append(session.start("toss-up", ["Ann", "Bob"])["version"])
-    versions.append(session.act(roll(3, 4, 3))["version"])
-    versions.append(session.undo()["version"])
-    versions.append(session.act(roll(2, 5, 3))["version"])
+def test_every_change_raises_the_version_by_one(empty_session):
+    versions = [empty_session.state()["version"]]
+    versions.append(empty_session.start("toss-up", ["Ann", "Bob"])["version"])
+    versions.append(empty_session.act(roll(3, 4, 3))["version"])
+    versions.append(empty_session.undo()["version"])
+    versions.append(empty_session.act(roll(2, 5, 3))["version"])
     assert versions == [0, 1, 2, 3, 4]
 
 
-def test_a_refused_action_changes_nothing(session):
-    session.start("toss-up", ["Ann", "Bob"])
-    before = session.state()
+def test_a_refused_action_changes_nothing(empty_session):
+    empty_session.start("toss-up", ["Ann", "Bob"])
+    before = empty_session.state()
     for bad in (roll(3, 3, 3), {"type": "fly"}, {"type": "roll"}, [1, 2], None):
         with pytest.raises((IllegalAction, InvalidAction)):
-            session.act(bad)
-        assert session.state() == before
+            empty_session.act(bad)
+        assert empty_session.state() == before
 
 
-def test_undo_walks_back_to_the_start(session):
-    session.start("toss-up", ["Ann", "Bob"])
-    seen = [durable(session.state())]
+def test_undo_walks_back_to_the_start(empty_session):
+    empty_session.start("toss-up", ["Ann", "Bob"])
+    seen = [durable(empty_session.state())]
     for data in (roll(3, 4, 3), roll(2, 4, 1), {"type": "bank"}, roll(0, 10, 0)):
-        session.act(data)
-        seen.append(durable(session.state()))
+        empty_session.act(data)
+        seen.append(durable(empty_session.state()))
     for expected in reversed(seen[:-1]):
-        state = durable(session.undo())
+        state = durable(empty_session.undo())
         assert {k: v for k, v in state.items() if k != "version"} == \
                {k: v for k, v in expected.items() if k != "version"}
     with pytest.raises(NotNow, match="nothing to undo"):
-        session.undo()
+        empty_session.undo()
 
 
 def test_restart_resumes_exactly(tmp_path, open_journal):
@@ -89,24 +82,24 @@ def test_restart_resumes_exactly(tmp_path, open_journal):
     assert again.state()["version"] == live["version"] == 6
 
 
-def test_a_new_game_keeps_the_old_one_in_the_history(session):
-    session.start("toss-up", ["Ann", "Bob"], {"target": 4})
+def test_a_new_game_keeps_the_old_one_in_the_history(empty_session):
+    empty_session.start("toss-up", ["Ann", "Bob"], {"target": 4})
     for data in (roll(5, 5, 0), {"type": "bank"}, roll(0, 5, 5)):
-        session.act(data)
-    assert session.state()["winners"] == ["Ann"]
-    session.start("toss-up", ["Cy", "Di"])
-    games = session.journal.games()
+        empty_session.act(data)
+    assert empty_session.state()["winners"] == ["Ann"]
+    empty_session.start("toss-up", ["Cy", "Di"])
+    games = empty_session.journal.games()
     assert [g.winners for g in games] == [["Ann"], None]
-    assert session.state()["players"][0]["name"] == "Cy"
+    assert empty_session.state()["players"][0]["name"] == "Cy"
 
 
-def test_undo_of_the_winning_action_reopens_the_game(session):
-    session.start("toss-up", ["Ann", "Bob"], {"target": 4})
+def test_undo_of_the_winning_action_reopens_the_game(empty_session):
+    empty_session.start("toss-up", ["Ann", "Bob"], {"target": 4})
     for data in (roll(5, 5, 0), {"type": "bank"}, roll(0, 5, 5)):
-        session.act(data)
-    session.undo()
-    assert session.journal.games()[-1].winners is None
-    assert not session.state()["over"]
+        empty_session.act(data)
+    empty_session.undo()
+    assert empty_session.journal.games()[-1].winners is None
+    assert not empty_session.state()["over"]
 
 
 def test_actions_are_stamped_by_the_clock_not_the_client(tmp_path, open_journal):
@@ -130,13 +123,13 @@ def test_recent_actions_name_whose_turn_it_was_and_survive_a_restart(tmp_path, o
     assert [(a["type"], a["turn"]) for a in again.undo()["recent"]] == turns[:2]
 
 
-def test_wait_any_returns_the_next_version_or_the_same_on_timeout(session):
-    session.start("toss-up", ["Ann", "Bob"])
-    v = session.state()["version"]
-    seq, _ = session.extras()
-    assert session.wait_any(v, seq, timeout=0.01) == (session.state(), seq)
-    session.act(roll(3, 4, 3))
-    state, same_seq = session.wait_any(v, seq, timeout=0.01)
+def test_wait_any_returns_the_next_version_or_the_same_on_timeout(empty_session):
+    empty_session.start("toss-up", ["Ann", "Bob"])
+    v = empty_session.state()["version"]
+    seq, _ = empty_session.extras()
+    assert empty_session.wait_any(v, seq, timeout=0.01) == (empty_session.state(), seq)
+    empty_session.act(roll(3, 4, 3))
+    state, same_seq = empty_session.wait_any(v, seq, timeout=0.01)
     assert (state["version"], same_seq) == (v + 1, seq)
 
 

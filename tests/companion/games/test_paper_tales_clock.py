@@ -10,40 +10,32 @@ import pytest
 
 from companion.journal import Journal
 from companion.session import Session
-from tests.support.clock import FakeClock
 
 LIMITS = {"recruitment": 60, "deployment": 50, "wars": 10, "income": 5, "construction": 40,
           "aging": 5}
 
 
-@pytest.fixture
-def session(tmp_path):
-    s = Session(Journal(tmp_path), clock=FakeClock())
-    yield s
-    s.journal.close()
-
-
-def test_the_timers_alone_carry_the_table_through_four_turns_to_the_tally(session, tmp_path):
-    clock = session.clock
-    session.start("paper-tales", ["Ann", "Ben", "Cy"],
-                  {"auto_advance": True, "phase_seconds": LIMITS})
-    state = session.act({"type": "start"})
+def test_the_timers_alone_carry_the_table_through_four_turns_to_the_tally(empty_session, tmp_path):
+    clock = empty_session.clock
+    empty_session.start("paper-tales", ["Ann", "Ben", "Cy"],
+                        {"auto_advance": True, "phase_seconds": LIMITS})
+    state = empty_session.act({"type": "start"})
     seen = []
     while state["phase"] != "tally":
         seen.append((state["turn"], state["phase"]))
         assert state["timer"]["deadline"] == pytest.approx(clock() + LIMITS[state["phase"]])
         clock.advance(LIMITS[state["phase"]] - 0.5)
-        assert session.tick() is None, "a phase ended before its time"
+        assert empty_session.tick() is None, "a phase ended before its time"
         clock.advance(0.5)
-        state = session.tick()
-        assert session.tick() is None, "one timeout per phase"
+        state = empty_session.tick()
+        assert empty_session.tick() is None, "one timeout per phase"
     phases = list(LIMITS)
     assert seen == [(t, p) for t in (1, 2, 3, 4) for p in phases]
     assert state["timer"] is None and not state["over"]
     assert [p["gold"] for p in state["players"]] == [3 + 4 * 2] * 3  # four Incomes
     clock.advance(3600)
-    assert session.tick() is None  # the tally has no timer: the table enters it
-    state = session.act({"type": "tally", "building_lp": [1, 3, 3]})
+    assert empty_session.tick() is None  # the tally has no timer: the table enters it
+    state = empty_session.act({"type": "tally", "building_lp": [1, 3, 3]})
     assert state["over"] and state["winners"] == ["Ben", "Cy"]  # LP tie, Gold tie: shared
     with Journal(tmp_path) as again:  # the 24 timeouts were journaled like any action
         assert Session(again, clock=clock).state()["version"] == state["version"]
