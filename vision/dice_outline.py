@@ -6,7 +6,8 @@ pieces, and when pieces are most of the votes their median is a third or half of
 A die lying alone on a plain table is the easiest outline there is: its foreground blob
 is a square (a round blob, a pip of a white die on a white table or a coin, fills pi/4
 of its rectangle, a die's blob nearly all of it), and of the top faces inside it the
-biggest one is the die's top; the others are its pieces. How big a top is against its
+biggest one is the die's top; the others are its pieces (a square block of four dice
+holds tops a quarter of its area: left out). How big a top is against its
 blob (the side faces and the shadow a camera and a lamp add) is measured on the lone
 dice whose top was found, and every lone die's blob then bounds the size from below.
 """
@@ -76,8 +77,9 @@ def lone_dice(contours: Sequence[np.ndarray], shape: tuple[int, int], tops: list
 def outline_floor(lone: Sequence[tuple[float, float]]) -> float:
     """The least die edge (pixels) the lone dice ``lone`` (as :func:`lone_dice` gives
     them) allow: ``TOP_SHARE`` of their median blob edge times the median share of its
-    blob a top found covers (a top under ``PIECE`` of it is a piece); 0.0 with fewer
-    than ``MIN_LONE`` of them or no top found."""
+    blob a top found covers; 0.0 with fewer than ``MIN_LONE`` of them or no top found.
+    A blob whose biggest vote covers under ``PIECE`` of its edge is left out: it holds only
+    pieces of a die, or it is a block of dice whose one top that vote is."""
     lone = [(edge, top) for edge, top in lone if top == 0 or top >= PIECE * edge]
     shares = [top / edge for edge, top in lone if top > 0]
     if len(lone) < MIN_LONE or not shares:
