@@ -73,21 +73,31 @@ def die_side_on_table(found: list[Face], guess: float, mask: np.ndarray, *,
                 and is_top_shaped(f, None, **shape))
     if checkered and cloth:
         found = [f for f in found if f.body == 0 or f.cls not in cloth]
-    if plain < few and not checkered:  # (a cloth's squares are ringed by the cloth)
-        ringed = [f for f in found if f.ring >= 0.5 and f.body == 0 and _on(mask, f.centre)]
-        table = {id(f) for f, s in zip(ringed, ring_on_blobs(ringed, mask)) if s < on_blobs}
-        found = [replace(f, ring=0.0) if id(f) in table else f for f in found]
+    table = [] if checkered else _ringed_by_table(found, mask, on_blobs)
+    if plain < few and table:  # (a cloth's squares are ringed by the cloth)
+        ids = {id(f) for f in table}
+        found = [replace(f, ring=0.0) if id(f) in ids else f for f in found]
     side = die_side(found, guess, min_edge=min_edge, **shape)
     if contours is None:
         return side
     voters = [f for f in found if f.body > 0 or (  # (as ``die_side`` counts them)
         f.ring < 0.5 and f.edge >= min_edge and is_top_shaped(f, None, **shape))]
-    floor = outline_floor(lone_dice(contours, mask.shape, voters, min_side=min_side))
+    # a top ringed by the table fills its lone blob, however many plain faces vote
+    tops = voters + [f for f in table
+                     if f.edge >= min_edge and is_top_shaped(f, None, **shape)]
+    floor = outline_floor(lone_dice(contours, mask.shape, tops, min_side=min_side))
     if floor <= side:
         return side
     # the outlines choose among the voted sizes: never above their upper quartile
     return min(floor, float(np.percentile([f.body if f.body > 0 else np.sqrt(f.area)
                                            for f in voters], 75)))
+
+
+def _ringed_by_table(found: list[Face], mask: np.ndarray, on_blobs: float) -> list[Face]:
+    """The faces (no marks) ringed by light whose ring lies mostly on the table: under
+    ``on_blobs`` of it on ``mask``'s blobs, their centre on them."""
+    ringed = [f for f in found if f.ring >= 0.5 and f.body == 0 and _on(mask, f.centre)]
+    return [f for f, s in zip(ringed, ring_on_blobs(ringed, mask)) if s < on_blobs]
 
 
 def _on(mask: np.ndarray, at: tuple[float, float]) -> bool:

@@ -81,6 +81,24 @@ def test_the_outlines_lift_the_size_no_higher_than_the_votes_upper_quartile():
     assert abs(side - float(np.percentile([19.7, 7.3, 7.7, 8.1, 8.6], 75))) < 0.01
 
 
+def test_a_top_ringed_by_the_table_is_its_lone_dies_top_however_many_faces_vote():
+    # five dice on a white table: a red die alone, its top ringed by the table's white
+    # (no vote, for three plain faces vote: pieces of two white dice touching, 14.7-21.3);
+    # a navy and a white die alone give no vote
+    mask = _mask([((60, 100), 28), ((180, 100), 26), ((300, 100), 24)])
+    mask[85:115, 400:480] = 255
+    red = _top(23.5, (60.0, 100.0), ring=1.0)
+    found = [red] + [_top(s, (410.0 + 25.0 * i, 100.0))
+                     for i, s in enumerate((14.7, 14.8, 21.3))]
+    assert abs(die_side_on_table(found, 23.0, mask, **_KW) - 14.8) < 0.01
+    side = die_side_on_table(found, 23.0, mask, contours=outer_contours(mask), min_side=9.0,
+                             **_KW)
+    assert abs(side - 0.8 * 23.5 / 28 * 26) < 0.01  # under the votes' upper quartile, 18.05
+    # on a checkered cloth a ringed square is the cloth's: no lone die's top
+    assert abs(die_side_on_table(found, 23.0, mask, contours=outer_contours(mask),
+                                 min_side=9.0, checkered=True, **_KW) - 14.8) < 0.01
+
+
 def test_votes_above_the_floor_keep_their_median():
     at = [(60.0 + 120.0 * i, 100.0) for i in range(4)]
     mask = _mask([(c, 30) for c in at])
