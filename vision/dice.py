@@ -161,7 +161,8 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     else:
         side = die_side_on_table(found, side, mask, max_aspect=params.max_aspect,
                                  min_fill=params.min_fill, min_edge=params.min_edge,
-                                 checkered=grid is not None, cloth=cloth)
+                                 checkered=grid is not None, cloth=cloth,
+                                 contours=contours, min_side=params.min_side * shrink)
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge, cloth=classes,
                           drop=lambda f: is_grain_blotch(f, work, side) or is_cloth_square(
