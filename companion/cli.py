@@ -14,6 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from companion import photo_help
+
+_Raw = argparse.RawDescriptionHelpFormatter  # the help texts' own lines and examples
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse that exits with status 2 and a one-line message on a usage error."""
@@ -43,7 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     _record_parser(sub)
     _detect_parser(sub)
 
-    ev = sub.add_parser("eval", help="score the recognizer on a recorded-image suite")
+    ev = sub.add_parser("eval", help="score the recognizer on a recorded-image suite",
+                        epilog=photo_help.EVAL, formatter_class=_Raw)
     ev.add_argument("suite", metavar="SUITE_DIR",
                     help="folder with labels.json and the images it names")
 
@@ -51,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     deck_cmds = deck.add_subparsers(dest="deck_command", required=True, parser_class=_Parser)
     learn = deck_cmds.add_parser(
         "learn", help="teach a game's card faces live under the camera (--game), "
-                      "or from photos named by card id (--from)")
+                      "or from photos named by card id (--from)",
+        epilog=photo_help.LEARN, formatter_class=_Raw)
     learn.add_argument("--game", metavar="GAME_ID",
                        help="show each card this game needs under the camera, one at a "
                             "time (with --from: the game whose deck the photos teach)")
@@ -103,18 +109,20 @@ def _detect_parser(sub: Any) -> None:
     """``companion detect dice|cards --json IMAGE...`` (CONTRACT.md: the output format)."""
     detect = sub.add_parser("detect", help="recognize dice or cards in image files")
     kinds = detect.add_subparsers(dest="kind", required=True, parser_class=_Parser)
-    dice = kinds.add_parser("dice", help="count Toss Up! dice by top-face colour")
+    dice = kinds.add_parser("dice", help="count Toss Up! dice by top-face colour",
+                            epilog=photo_help.DICE, formatter_class=_Raw)
     dice.add_argument("--json", action="store_true", required=True,
                       help="one JSON object per line (the only format)")
     dice.add_argument("images", nargs="+", metavar="IMAGE",
-                      help="photos of the table from above (.jpg or .png)")
-    cards = kinds.add_parser("cards", help="name the known card faces")
+                      help="photos of the table from above (see below)")
+    cards = kinds.add_parser("cards", help="name the known card faces",
+                             epilog=photo_help.CARDS, formatter_class=_Raw)
     cards.add_argument("--deck", required=True, metavar="DECK_DIR",
                        help="folder of the deck's faces, one <card-id>.png or .jpg each")
     cards.add_argument("--json", action="store_true", required=True,
                        help="one JSON object per line (the only format)")
     cards.add_argument("images", nargs="+", metavar="IMAGE",
-                       help="photos of the table from above (.jpg or .png)")
+                       help="photos of the table from above (see below)")
 
 
 def _config_flags(parser: argparse.ArgumentParser) -> None:

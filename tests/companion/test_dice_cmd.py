@@ -219,3 +219,18 @@ def test_eval_boxes_line_up_on_a_photo_read_smaller(tmp_path):
     result = subprocess.run([sys.executable, "-m", "companion.cli", "eval", str(tmp_path)],
                             capture_output=True, text=True, timeout=120, env=env)
     assert "dice found: 2/2 = 100.0%" in result.stdout, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("command, says", [
+    (["detect", "dice"], ['"green": 3', '"other"', '"error"', "HEIC", "EXIF", "exit status"]),
+    (["detect", "cards"], ['"cards": [', "face down", "<card-id>.png", "HEIC", "EXIF"]),
+    (["eval"], ['"kind": "dice"', '"kind": "cards"', "upright", "precision"]),
+    (["deck", "learn"], ["AH.jpg", "alone on a plain table", "saved\nwhole"]),
+])
+def test_help_says_what_a_photo_may_be_and_what_the_output_means(capsys, command, says):
+    with pytest.raises(SystemExit) as stop:
+        main([*command, "--help"])
+    assert stop.value.code == 0
+    text = capsys.readouterr().out
+    for words in says:
+        assert words in text, words
