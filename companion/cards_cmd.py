@@ -19,10 +19,8 @@ from typing import IO, Callable, Collection
 from vision.cards import read_cards
 import numpy as np
 
-import cv2
-
 from vision.deck import IMAGE_SUFFIXES, Deck, card_id_of, load_deck, rectified_face, save_face
-from vision.imageio import ImageError, read_image
+from vision.imageio import ImageError, read_image, shrink_to
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -151,7 +149,7 @@ def learn_from_folder(photos_dir: str | Path, deck_dir: str | Path, *,
             continue
         try:
             face, found = _photo_face(read_image(photo))
-        except (ImageError, ValueError, cv2.error) as exc:  # unreadable, or too small
+        except (ImageError, ValueError) as exc:  # unreadable, or too small
             out.write(f"{photo.name}: {_one_line(exc)}; skipped\n")
             status = 1
             continue
@@ -194,9 +192,7 @@ def _photo_face(photo: np.ndarray) -> tuple[np.ndarray, bool]:
     if min(photo.shape[:2]) < MIN_PHOTO_SIDE:
         raise ValueError(f"too small to hold a card ({photo.shape[1]}x{photo.shape[0]} "
                          "pixels)")
-    scale = TEACH_SIDE / max(photo.shape[:2])
-    if scale < 1:
-        photo = cv2.resize(photo, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    photo = shrink_to(photo, TEACH_SIDE)
     try:
         return card_image(photo), True
     except NotNow:  # no card, several, or none with a clear edge: try a reference's way

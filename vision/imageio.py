@@ -77,6 +77,15 @@ def _file_bytes(p: Path) -> np.ndarray:
     return data
 
 
+def shrink_to(frame: np.ndarray, side: int) -> np.ndarray:
+    """``frame`` with its long side shrunk to ``side`` pixels (INTER_AREA); unchanged if
+    it is no longer. A new array when shrunk; the input is never written."""
+    scale = side / max(frame.shape[:2])
+    if scale >= 1:
+        return frame
+    return cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+
+
 def decode_image(data: np.ndarray | bytes) -> np.ndarray:
     """Decode encoded image bytes (JPEG, PNG, WebP, ...) to a BGR frame, upright.
 

@@ -142,3 +142,12 @@ def test_a_jpeg_over_the_pixel_limit_is_read_smaller_a_png_refused(tmp_path):
                          capture_output=True, text=True, timeout=60).stdout.splitlines()
     assert out[0] == "320 240 2"  # 307,200 pixels > 100,000: decoded at half size
     assert out[1].startswith("error too large") and "smaller copy" in out[1]
+
+
+def test_shrink_to_shrinks_only_a_longer_side_and_keeps_the_input():
+    from vision.imageio import shrink_to
+
+    frame = _pattern(300, 400)
+    small = shrink_to(frame, 100)
+    assert small.shape == (75, 100, 3) and frame.shape == (300, 400, 3)
+    assert shrink_to(frame, 400) is frame
