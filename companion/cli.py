@@ -109,20 +109,20 @@ def _detect_parser(sub: Any) -> None:
     """``companion detect dice|cards --json IMAGE...`` (CONTRACT.md: the output format)."""
     detect = sub.add_parser("detect", help="recognize dice or cards in image files")
     kinds = detect.add_subparsers(dest="kind", required=True, parser_class=_Parser)
-    dice = kinds.add_parser("dice", help="count Toss Up! dice by top-face colour",
-                            epilog=photo_help.DICE, formatter_class=_Raw)
+    dice = kinds.add_parser("dice", help="count Toss Up! dice by top-face colour")
     dice.add_argument("--json", action="store_true", required=True,
                       help="one JSON object per line (the only format)")
     dice.add_argument("images", nargs="+", metavar="IMAGE",
                       help="photos of the table from above (see below)")
-    cards = kinds.add_parser("cards", help="name the known card faces",
-                             epilog=photo_help.CARDS, formatter_class=_Raw)
+    cards = kinds.add_parser("cards", help="name the known card faces")
     cards.add_argument("--deck", required=True, metavar="DECK_DIR",
                        help="folder of the deck's faces, one <card-id>.png or .jpg each")
     cards.add_argument("--json", action="store_true", required=True,
                        help="one JSON object per line (the only format)")
     cards.add_argument("images", nargs="+", metavar="IMAGE",
                        help="photos of the table from above (see below)")
+    for kind, text in ((dice, photo_help.DICE), (cards, photo_help.CARDS)):
+        kind.epilog, kind.formatter_class = text, _Raw  # the output and the photos
 
 
 def _config_flags(parser: argparse.ArgumentParser) -> None:
