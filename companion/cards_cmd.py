@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import IO, Callable, Collection
 
 from vision.cards import read_cards
+import numpy as np
+
 from vision.deck import IMAGE_SUFFIXES, Deck, card_id_of, load_deck, rectified_face, save_face
-from vision.imageio import ImageError, read_image
+from vision.imageio import ImageError, read_image, shrink_to
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -43,15 +45,21 @@ def detect(paths: list[str], deck_dir: str, *, out: IO[str]) -> int:
     status = 0
     for path in paths:
         try:
-            frame = read_image(path)
+            line = {"image": path, "cards": list(read_cards(read_image(path), deck).ids)}
         except ImageError as exc:
-            out.write(json.dumps({"image": path, "error": str(exc)}) + "\n")
-            status = 1
-            continue
-        reading = read_cards(frame, deck)
-        out.write(json.dumps({"image": path, "cards": list(reading.ids)}) + "\n")
-    out.flush()
+            line, status = {"image": path, "error": str(exc)}, 1
+        except (ValueError, MemoryError) as exc:  # a picture too small to hold a card
+            line, status = {"image": path, "error": f"cannot read cards: {_one_line(exc)}"}, 1
+        except Exception as exc:  # noqa: BLE001 - the contract forbids tracebacks
+            line, status = {"image": path, "error": f"internal error: {_one_line(exc)}"}, 1
+        out.write(json.dumps(line) + "\n")
+        out.flush()
     return status
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:300]
 
 
 def evaluate(suite_dir: Path, labels: dict, *, out: IO[str],
@@ -74,12 +82,12 @@ def evaluate(suite_dir: Path, labels: dict, *, out: IO[str],
         want = Counter(label.get("cards", []) if isinstance(label, dict) else [])
         try:
             frame = read_image(suite_dir / name)
-        except ImageError as exc:
-            out.write(f"{name}: unreadable ({exc})\n")
+            start = clock()
+            got = Counter(read_cards(frame, deck).ids)
+        except (ImageError, ValueError) as exc:  # unreadable, or too small for a card
+            out.write(f"{name}: unreadable ({_one_line(exc)})\n")
             score.add(want, Counter(), 0.0)
             continue
-        start = clock()
-        got = Counter(read_cards(frame, deck).ids)
         score.add(want, got, clock() - start)
         if got != want:
             missed = sorted((want - got).elements())
@@ -118,17 +126,20 @@ def learn_from_folder(photos_dir: str | Path, deck_dir: str | Path, *,
     """Teach a deck from photos named by card id: find the card, rectify, save its face.
 
     Each photo ``<card-id>.jpg`` (or ``<card-id>@<n>.jpg``) shows one card on a table;
-    its rectified face is written to ``deck_dir/<same stem>.png``. A photo where no card
-    is found is saved whole, as a scan would be. With ``cards`` (the game's card ids) a
-    photo named otherwise is skipped, not taught as a face the game never plays. Returns 0,
-    1 if a photo was unreadable or none was taught (one line on stderr says why).
+    its rectified face is written to ``deck_dir/<same stem>.png``. The card is looked for
+    as the camera's teaching looks for it (:func:`companion.deck_teach.card_image`), then
+    as a reference photo's outline; a photo where neither finds it is saved whole, as a
+    scan would be, and named on ``out`` (a photo of a card on a busy table is better
+    retaken or cropped). With ``cards`` (the game's card ids) a photo named otherwise is
+    skipped, not taught as a face the game never plays. Returns 0, 1 if a photo was
+    unreadable or none was taught (one line on stderr says why).
     """
     src, dst = Path(photos_dir), Path(deck_dir)
     if not src.is_dir():
         print(f"companion deck learn: {src} is not a folder", file=sys.stderr)
         return 2
-    status, taught = 0, 0
-    for photo in sorted(p for p in src.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
+    status, taught, whole = 0, 0, 0
+    for photo in sorted(p for p in src.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES):
         if not _ID.match(card_id_of(photo.name)):
             out.write(f"{photo.name}: not named by a card id; skipped\n")
             continue
@@ -137,18 +148,54 @@ def learn_from_folder(photos_dir: str | Path, deck_dir: str | Path, *,
                       f"'{card_id_of(photo.name)}'; skipped\n")
             continue
         try:
-            face = rectified_face(read_image(photo))
-        except ImageError as exc:
-            out.write(f"{photo.name}: {exc}; skipped\n")
+            face, found = _photo_face(read_image(photo))
+        except (ImageError, ValueError) as exc:  # unreadable, or too small
+            out.write(f"{photo.name}: {_one_line(exc)}; skipped\n")
             status = 1
             continue
+        if not found:
+            out.write(f"{photo.name}: no card edge found, so the whole photo is its face "
+                      "(right for a scan or a photo cropped to the card; else retake it "
+                      "with the card alone on a plain table, or crop it)\n")
+            whole += 1
         dst.mkdir(parents=True, exist_ok=True)
         save_face(dst / f"{photo.stem}.png", face)
         taught += 1
     if not taught:
-        print(f"companion deck learn: no card taught from {src}: it needs photos named by "
-              "card id, e.g. <card-id>.jpg", file=sys.stderr)
+        why = ("none of its photos could be used (see above)" if status else
+               "it needs photos named by card id, e.g. <card-id>.jpg")
+        print(f"companion deck learn: no card taught from {src}: {why}", file=sys.stderr)
         return 1
-    out.write(f"taught {taught} card faces into {dst}\n")
+    out.write(f"taught {taught} card faces into {dst}"
+              + (f" ({whole} of them whole photos: see above)" if whole else "") + "\n")
     return status
 
+
+# Long side a photo is looked at when teaching: a 12 Mpx phone photo is shrunk to it (the
+# face is saved 400 pixels high; finding the card at 4000 pixels took up to 7 s).
+TEACH_SIDE = 1600
+MIN_PHOTO_SIDE = 32  # pixels: a smaller picture holds no card face worth teaching
+# Photos taught from: the deck's own formats, and what phones and editors save besides (a
+# HEIC photo is read or named with what to do, never passed over in silence).
+PHOTO_SUFFIXES = IMAGE_SUFFIXES + (".webp", ".heic", ".heif", ".avif", ".bmp", ".tif",
+                                   ".tiff")
+
+
+def _photo_face(photo: np.ndarray) -> tuple[np.ndarray, bool]:
+    """(the card's face, True) from a photo of one card; (the photo, False) if none found.
+
+    :raises ValueError: the photo is smaller than ``MIN_PHOTO_SIDE``.
+    """
+    from companion.deck_teach import card_image
+    from companion.errors import NotNow
+
+    if min(photo.shape[:2]) < MIN_PHOTO_SIDE:
+        raise ValueError(f"too small to hold a card ({photo.shape[1]}x{photo.shape[0]} "
+                         "pixels)")
+    photo = shrink_to(photo, TEACH_SIDE)
+    try:
+        return card_image(photo), True
+    except NotNow:  # no card, several, or none with a clear edge: try a reference's way
+        pass
+    face = rectified_face(photo)  # the photo itself when it finds no outline
+    return face, not (face.shape == photo.shape and np.array_equal(face, photo))

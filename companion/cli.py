@@ -14,6 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn, Sequence
 
+from companion import photo_help
+
+_Raw = argparse.RawDescriptionHelpFormatter  # the help texts' own lines and examples
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse that exits with status 2 and a one-line message on a usage error.
@@ -87,7 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     _record_parser(sub)
     _detect_parser(sub)
 
-    ev = sub.add_parser("eval", help="score the recognizer on a recorded-image suite")
+    ev = sub.add_parser("eval", help="score the recognizer on a recorded-image suite",
+                        epilog=photo_help.EVAL, formatter_class=_Raw)
     ev.add_argument("suite", metavar="SUITE_DIR",
                     help="folder with labels.json and the images it names")
 
@@ -96,7 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    metavar="learn")
     learn = deck_cmds.add_parser(
         "learn", help="teach a game's card faces live under the camera (--game), "
-                      "or from photos named by card id (--from)")
+                      "or from photos named by card id (--from)",
+        epilog=photo_help.LEARN, formatter_class=_Raw)
     learn.add_argument("--game", metavar="GAME_ID",
                        help="show each card this game needs under the camera, one at a "
                             "time (with --from: the game whose deck the photos teach)")
@@ -153,14 +159,16 @@ def _detect_parser(sub: Any) -> None:
     dice.add_argument("--json", action="store_true", required=True,
                       help="one JSON object per line (the only format)")
     dice.add_argument("images", nargs="+", metavar="IMAGE",
-                      help="photos of the table from above (.jpg or .png)")
+                      help="photos of the table from above (see below)")
     cards = kinds.add_parser("cards", help="name the known card faces")
     cards.add_argument("--deck", required=True, metavar="DECK_DIR",
                        help="folder of the deck's faces, one <card-id>.png or .jpg each")
     cards.add_argument("--json", action="store_true", required=True,
                        help="one JSON object per line (the only format)")
     cards.add_argument("images", nargs="+", metavar="IMAGE",
-                       help="photos of the table from above (.jpg or .png)")
+                       help="photos of the table from above (see below)")
+    for kind, text in ((dice, photo_help.DICE), (cards, photo_help.CARDS)):
+        kind.epilog, kind.formatter_class = text, _Raw  # the output and the photos
 
 
 def _config_flags(parser: argparse.ArgumentParser) -> None:

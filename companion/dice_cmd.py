@@ -3,7 +3,9 @@
 Output of ``detect`` (CONTRACT.md): one JSON object per line, one line per image, in the
 order given: ``{"image": PATH, "green": g, "yellow": y, "red": r, "other": o}`` or
 ``{"image": PATH, "error": LINE}``. Exit 0 when every image was read, 1 when one could not
-be. Never a traceback: whatever goes wrong with one image becomes its error line.
+be. Never a traceback: whatever goes wrong with one image becomes its error line. A
+black-and-white photo in which dice are seen is such an error (their colours cannot be
+told), not a count of "other" dice.
 
 ``eval`` reads a suite folder (``labels.json`` of kind ``dice``, or ``dice-count`` for
 photos whose dice are boxed but not coloured) and prints each image it got wrong, then a
@@ -16,11 +18,14 @@ from __future__ import annotations
 import json
 import time
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import IO
 
+import numpy as np
+
 from vision.dice import read_dice
-from vision.imageio import ImageError, read_image
+from vision.imageio import ImageError, read_image, read_reduced
 from vision.results import DICE_COLOURS, DiceReading
 
 _COLOURS = DICE_COLOURS  # green, yellow, red, other
@@ -31,7 +36,7 @@ def detect(paths: list[str], *, out: IO[str]) -> int:
     status = 0
     for path in paths:
         try:
-            reading = read_dice(read_image(path))
+            reading = read_colour_dice(read_image(path))
             line = {"image": path, **reading.to_dict()}
         except ImageError as exc:
             line, status = {"image": path, "error": str(exc)}, 1
@@ -42,6 +47,24 @@ def detect(paths: list[str], *, out: IO[str]) -> int:
         out.write(json.dumps(line) + "\n")
         out.flush()
     return status
+
+
+def read_colour_dice(frame: np.ndarray) -> DiceReading:
+    """``read_dice``, refusing a black-and-white photo in which dice are seen.
+
+    :raises ImageError: the frame has no colour (every pixel grey) and holds dice.
+    """
+    reading = read_dice(frame)
+    if reading.count and _is_grey(frame):
+        raise ImageError(f"a black-and-white photo: {reading.count} dice seen, but their "
+                         "colours cannot be told; use a colour photo")
+    return reading
+
+
+def _is_grey(frame: np.ndarray) -> bool:
+    """True when no pixel's channels differ by more than a JPEG's rounding (a mono photo)."""
+    sample = frame[::2, ::2].astype(np.int16)
+    return bool(np.abs(sample - sample[..., 1:2]).max() <= 3)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -68,7 +91,7 @@ def evaluate(suite_dir: Path, labels: dict, *, out: IO[str]) -> int:
             out.write(f"{name}: malformed label\n")
             score.unreadable += 1
             continue
-        reading, seconds, error = _read(suite_dir / name)
+        reading, seconds, error = _read(suite_dir / name, colour=True)
         if reading is None:
             out.write(f"{name}: cannot read ({error})\n")
             score.unreadable += 1
@@ -78,17 +101,33 @@ def evaluate(suite_dir: Path, labels: dict, *, out: IO[str]) -> int:
     return 1 if score.unreadable else 0
 
 
-def _read(path: Path) -> tuple[DiceReading | None, float, str]:
+def _read(path: Path, *, colour: bool = False) -> tuple[DiceReading | None, float, str]:
+    """(reading, CPU seconds, why not); the dice's places in the picture's own pixels.
+
+    ``colour``: a black-and-white photo with dice in it is unreadable (their colours).
+    """
     try:
-        frame = read_image(path)
+        frame, factor = read_reduced(path)
     except ImageError as exc:
         return None, 0.0, str(exc)
     start = time.process_time()
     try:
-        reading = read_dice(frame)
+        reading = read_colour_dice(frame) if colour else read_dice(frame)
     except ValueError as exc:
         return None, 0.0, _one_line(exc)
-    return reading, time.process_time() - start, ""
+    seconds = time.process_time() - start
+    return _scaled(reading, factor), seconds, ""
+
+
+def _scaled(reading: DiceReading, factor: int) -> DiceReading:
+    """``reading`` with each die's outline and centre multiplied by ``factor`` (a photo
+    over the pixel limit is read smaller; labels give places in its own pixels)."""
+    if factor == 1:
+        return reading
+    dice = tuple(replace(d, centre=(d.centre[0] * factor, d.centre[1] * factor),
+                         outline=tuple((x * factor, y * factor) for x, y in d.outline))
+                 for d in reading.dice)
+    return replace(reading, dice=dice)
 
 
 class _Score:

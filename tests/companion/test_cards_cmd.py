@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.cards_cmd import detect, evaluate, learn_from_folder
@@ -128,3 +129,45 @@ def test_learn_from_folder_teaches_faces_from_table_photos(tmp_path):
     from vision.cards import read_cards
 
     assert read_cards(frame, deck).ids == ("num-1",)
+
+
+def test_learn_from_phone_photos_names_each_photo_saved_whole(tmp_path):
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    frame = cs.place(cs.table((600, 700), seed=3), cs.faces()["num-2"],
+                     cs.card_corners((300, 350), 520, 6))
+    big = cv2.resize(frame, None, fx=4.5, fy=4.5, interpolation=cv2.INTER_CUBIC)  # 8.5 Mpx
+    cv2.imwrite(str(photos / "num-2.JPG"), big)  # capitals, as phones name them
+    cv2.imwrite(str(photos / "num-1.jpeg"), cs.table((600, 700), seed=4))  # no card in it
+    out = io.StringIO()
+    assert learn_from_folder(photos, tmp_path / "deck", out=out) == 0
+    said = out.getvalue().splitlines()
+    assert said[0].startswith("num-1.jpeg: no card edge found, so the whole photo is its face")
+    assert said[-1].endswith("(1 of them whole photos: see above)")
+    face = cv2.imread(str(tmp_path / "deck" / "num-2.png"))
+    assert face.shape[0] == 400 and 0.6 < face.shape[1] / 400 < 0.8  # the card, rectified
+
+
+def test_a_picture_too_small_for_a_card_is_an_error_line_not_a_traceback(suite, tmp_path):
+    cv2.imwrite(str(tmp_path / "dot.png"), np.full((8, 8, 3), 120, np.uint8))
+    out = io.StringIO()
+    paths = [str(tmp_path / "dot.png"), str(suite / "img/b.jpg")]
+    assert detect(paths, str(suite / "deck"), out=out) == 1
+    dot, good = (json.loads(line) for line in out.getvalue().splitlines())
+    assert "too small" in dot["error"] and "\n" not in dot["error"]
+    assert good["cards"] == ["hero-fox"]
+
+
+def test_learn_from_photos_it_cannot_use_says_why_for_each(tmp_path, capsys):
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    heic = Path(__file__).parents[1] / "data" / "phone-formats" / "tiny.heic"
+    (photos / "num-1.HEIC").write_bytes(heic.read_bytes())  # an iPhone's default format
+    cv2.imwrite(str(photos / "num-2.png"), np.full((6, 6, 3), 120, np.uint8))
+    out = io.StringIO()
+    assert learn_from_folder(photos, tmp_path / "deck", out=out) == 1
+    heic_line, tiny_line = out.getvalue().splitlines()
+    assert heic_line.startswith("num-1.HEIC:") and ("JPEG" in heic_line  # or, read: 32x24
+                                                    or "too small" in heic_line)
+    assert tiny_line == "num-2.png: too small to hold a card (6x6 pixels); skipped"
+    assert "none of its photos could be used" in capsys.readouterr().err

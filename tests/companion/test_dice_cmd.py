@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import struct
 import subprocess
 import sys
@@ -165,3 +166,71 @@ def test_every_argument_of_every_command_says_what_it_takes():
               if not isinstance(a, (argparse._HelpAction, argparse._SubParsersAction))
               and not a.help]
     assert silent == []
+
+
+def test_a_black_and_white_photo_of_dice_is_an_error_not_other_dice(tmp_path):
+    colour = ds.scene(["green", "yellow", "red"])
+    grey = cv2.cvtColor(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    cv2.imwrite(str(tmp_path / "mono.jpg"), grey)  # a phone's mono filter: R = G = B
+    cv2.imwrite(str(tmp_path / "empty.jpg"), ds.table())  # a bare table: no colour needed
+    cv2.imwrite(str(tmp_path / "colour.jpg"), colour)
+    result = run_cli("detect", "dice", "--json", *(str(tmp_path / n) for n in
+                                                    ("mono.jpg", "empty.jpg", "colour.jpg")))
+    mono, empty, good = (json.loads(line) for line in result.stdout.splitlines())
+    assert result.returncode == 1
+    assert "black-and-white" in mono["error"] and "colour photo" in mono["error"]
+    assert "error" not in empty and "error" not in good and good["green"] == 1
+
+
+def _boxed_dice(frame, places, side):
+    """Draw a die at each (x, y); their labelled boxes [x0, y0, x1, y1]."""
+    for x, y in places:
+        ds.die(frame, (x, y), side, ds.BLUE, pips=3)
+    return [[x - side, y - side, x + side, y + side] for x, y in places]
+
+
+def test_eval_boxes_mean_the_pixels_a_viewer_shows_on_a_turned_phone_photo(tmp_path, capsys):
+    # a portrait photo stored landscape with EXIF Orientation 6; boxes labelled upright
+    from tests.vision.test_imageio import _with_orientation
+
+    upright = ds.table(size=(480, 640))
+    boxes = _boxed_dice(upright, [(120, 150), (330, 500)], 40)
+    stored = cv2.rotate(upright, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    ok, data = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    (tmp_path / "img").mkdir()
+    (tmp_path / "img" / "turned.jpg").write_bytes(_with_orientation(data.tobytes(), 6))
+    labels = {"kind": "dice-count", "images": {"img/turned.jpg": {"dice": 2, "boxes": boxes}}}
+    from companion.dice_cmd import evaluate
+
+    assert evaluate(tmp_path, labels, out=sys.stdout) == 0
+    assert "dice found: 2/2 = 100.0%" in capsys.readouterr().out
+
+
+def test_eval_boxes_line_up_on_a_photo_read_smaller(tmp_path):
+    # over the pixel limit (small here, in a child process) the photo is decoded at half
+    # size; its boxes stay in the photo's own pixels
+    frame = ds.table(size=(640, 480))
+    boxes = _boxed_dice(frame, [(160, 160), (460, 320)], 80)
+    (tmp_path / "img").mkdir()
+    cv2.imwrite(str(tmp_path / "img" / "big.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    labels = {"kind": "dice-count", "images": {"img/big.jpg": {"dice": 2, "boxes": boxes}}}
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    env = {**os.environ, "OPENCV_IO_MAX_IMAGE_PIXELS": "100000"}
+    result = subprocess.run([sys.executable, "-m", "companion.cli", "eval", str(tmp_path)],
+                            capture_output=True, text=True, timeout=120, env=env)
+    assert "dice found: 2/2 = 100.0%" in result.stdout, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("command, says", [
+    (["detect", "dice"], ['"green": 3', '"other"', '"error"', "HEIC", "EXIF", "exit status"]),
+    (["detect", "cards"], ['"cards": [', "face down", "<card-id>.png", "HEIC", "EXIF"]),
+    (["eval"], ['"kind": "dice"', '"kind": "cards"', "upright", "precision"]),
+    (["deck", "learn"], ["AH.jpg", "alone on a plain table", "saved\nwhole"]),
+])
+def test_help_says_what_a_photo_may_be_and_what_the_output_means(capsys, command, says):
+    with pytest.raises(SystemExit) as stop:
+        main([*command, "--help"])
+    assert stop.value.code == 0
+    text = capsys.readouterr().out
+    for words in says:
+        assert words in text, words

@@ -145,3 +145,24 @@ def test_a_reference_cut_by_its_photos_edge_keeps_the_cards_own_sides():
     left, right = quad[ends[:2]], quad[ends[2:]]
     found = [x_at(left[0], left[1], 150), x_at(right[0], right[1], 150)]
     assert abs(found[0] - truth[0]) < 2 and abs(found[1] - truth[1]) < 2, (found, truth)
+
+
+def test_a_phone_sized_reference_photo_is_looked_at_shrunk(tmp_path, monkeypatch):
+    import vision.deck as deck_module
+
+    photo = cs.place(cs.table((600, 800), seed=2), cs.faces()["num-1"],
+                     cs.card_corners((300, 400), 600, 5))
+    cv2.imwrite(str(tmp_path / "num-1.jpg"), cv2.resize(photo, None, fx=4, fy=4))  # 2400x3200
+    cv2.imwrite(str(tmp_path / "num-2.png"), cs.faces()["num-2"])  # a small scan: as it is
+    seen = {}
+    build = deck_module.build_deck
+
+    def spy(photos, **kw):
+        seen.update({cid: image.shape for cid, image in photos})
+        return build(photos, **kw)
+
+    monkeypatch.setattr(deck_module, "build_deck", spy)
+    deck = load_deck(tmp_path)
+    assert deck.card_ids == ("num-1", "num-2")
+    assert seen["num-1"] == (deck_module.REFERENCE_SIDE, 1200, 3)
+    assert seen["num-2"] == cs.faces()["num-2"].shape
