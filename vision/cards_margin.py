@@ -62,8 +62,9 @@ def margin_ink(card: np.ndarray, valid: np.ndarray) -> float | None:
     light = cv2.cvtColor(card, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float32)
     if not valid.any():
         return None
-    low, high = np.percentile(light[valid], [5, 95])
-    delta = max(_INK_FLOOR, _INK_CONTRAST * float(high - low))
+    every = np.sort(light[::2, ::2][valid[::2, ::2]] if valid[::2, ::2].any() else light[valid])
+    low, high = _rank(every, 0.05), _rank(every, 0.95)
+    delta = max(_INK_FLOOR, _INK_CONTRAST * (high - low))
     a, b = (max(1, int(f * h)) for f in MARGIN_BAND)
     # each side's band, laid along the side (rows across it, columns along it)
     sides = [(light[a:b, b:w - b], valid[a:b, b:w - b]),
@@ -79,8 +80,13 @@ def margin_ink(card: np.ndarray, valid: np.ndarray) -> float | None:
         if band.size == 0 or along.mean() < MARGIN_SEEN:
             continue
         profile = (band * seen).sum(axis=0)[along] / count[along]
-        shares.append(float((profile < np.percentile(profile, 90) - delta).mean()))
+        shares.append(float((profile < _rank(np.sort(profile), 0.9) - delta).mean()))
     return min(shares) if shares else None
+
+
+def _rank(ordered: np.ndarray, q: float) -> float:
+    """The value at fraction ``q`` of an ascending array (a percentile, not interpolated)."""
+    return float(ordered[int(q * (len(ordered) - 1))])
 
 
 def drop_patterned(frame: np.ndarray, sightings: list[CardSighting],
@@ -119,8 +125,18 @@ def drop_patterned(frame: np.ndarray, sightings: list[CardSighting],
     return out
 
 
+_FACE_INK: dict[int, tuple[np.ndarray, dict[str, float]]] = {}
+
+
 def _face_ink(deck: Deck, card_id: str) -> float:
-    """The most inked plainest side among the face's reference photos."""
-    faces = [deck.faces[i] for i, cid in enumerate(deck.ids) if cid == card_id]
-    inks = [margin_ink(f, np.ones(f.shape[:2], bool)) for f in faces]
-    return max((v for v in inks if v is not None), default=1.0)
+    """The most inked plainest side among the face's reference photos (kept per deck)."""
+    held = _FACE_INK.get(id(deck.faces))
+    if held is None or held[0] is not deck.faces:
+        if len(_FACE_INK) > 8:
+            _FACE_INK.clear()
+        held = _FACE_INK[id(deck.faces)] = (deck.faces, {})
+    if card_id not in held[1]:
+        faces = [deck.faces[i] for i, cid in enumerate(deck.ids) if cid == card_id]
+        inks = [margin_ink(f, np.ones(f.shape[:2], bool)) for f in faces]
+        held[1][card_id] = max((v for v in inks if v is not None), default=1.0)
+    return held[1][card_id]
