@@ -13,11 +13,13 @@ So a named card is measured on its margin: per side of the card, the band
 and the share of the points along the side that are ink is taken: darker than that side's
 own paper (its 90th percentile) by more than ``_INK_CONTRAST`` of the card's print
 contrast. A line printed along the edge (a frame) is alike at every point along it and
-counts as no ink; a pattern crossing the edge does. A card partly under a hand or another card, or cut by the frame, still
-shows one plain side, so the plainest side seen is what counts; the same is measured on
-the face it is named (its reference photos, the most inked one), since some decks print
-to the edge. A card whose plainest side is inked by more than ``MARGIN_SLACK`` beyond its
-face's is no card: the name is dropped.
+counts as no ink; a pattern crossing the edge does. A card partly under a hand or another
+card, or cut by the frame, still shows one plain side, so the plainest side seen is what
+counts; the same is measured on the face it is named (its reference photos, the most
+inked one), since some decks print to the edge. A card whose plainest side is inked by
+more than ``MARGIN_SLACK`` beyond its face's is no card: the name is dropped. (On main's
+readings of the four suites and 50 tables of Knoll's deck, the right names' excess was at
+most 0.094, the two wrong names' 0.32 and 0.42.)
 """
 
 from __future__ import annotations
