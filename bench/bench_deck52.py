@@ -2,9 +2,12 @@
 
     .venv/bin/python bench/bench_deck52.py [--per-condition 2] [--seed 7] [--teach-seed 5]
     .venv/bin/python bench/bench_deck52.py --write tests/data/cards-kennard --per-condition 1
+    .venv/bin/python bench/bench_deck52.py --deck tests/data/cards-knoll/deck [...]
 
 The faces are Adrian Kennard's CC0 playing cards (``tests/data/cards-kennard/deck``, see its
-SOURCE.md). Tables are rendered by ``scenes.cards`` (960x720, every condition; the
+SOURCE.md), or any deck folder of ``<rank><suit>`` faces given by ``--deck`` (Byron Knoll's
+public-domain cards: ``tests/data/cards-knoll/deck``); the cards are drawn 88 mm high at the
+faces' own aspect. Tables are rendered by ``scenes.cards`` (960x720, every condition; the
 "lookalike" condition lays one look-alike group: one rank in two or three suits, two or
 three neighbouring ranks of one suit, or the court cards of one suit). Each table is read
 1. with the deck given as its clean faces, and
@@ -40,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cv2  # noqa: E402
 
 from bench_teach import taught_deck  # noqa: E402
-from scenes.cards import CONDITIONS, make_plan, render  # noqa: E402
+from scenes.cards import CARD_MM, CONDITIONS, make_plan, render  # noqa: E402
 from vision.cards import read_cards  # noqa: E402
 from vision.deck import load_deck  # noqa: E402
 from vision.imageio import decode_image  # noqa: E402
@@ -72,14 +75,23 @@ def lookalikes(ids: list[str], rng: np.random.Generator) -> tuple[str, ...]:
     return tuple(str(c) for c in rng.choice(group, size=min(n, len(group)), replace=False))
 
 
+def card_mm(faces: dict[str, np.ndarray]) -> tuple[float, float]:
+    """The cards' size on the table (mm): 88 high at the faces' own aspect (63 x 88 if so)."""
+    h, w = next(iter(faces.values())).shape[:2]
+    if abs(w / h - CARD_MM[0] / CARD_MM[1]) < 0.005:
+        return CARD_MM
+    return (CARD_MM[1] * w / h, CARD_MM[1])
+
+
 def tables(faces: dict[str, np.ndarray], per: int, seed: int) -> list[tuple[bytes, dict]]:
     """Rendered tables (JPEG bytes, label) of every condition, `per` each."""
     rng = np.random.default_rng(seed)
     ids = sorted(faces)
+    size = card_mm(faces)
     out = []
     for condition in CONDITIONS:
         for _ in range(per):
-            plan = make_plan(condition, rng, ids)
+            plan = dataclasses.replace(make_plan(condition, rng, ids), card_mm=size)
             if condition == "lookalike":
                 plan = dataclasses.replace(plan, ids=lookalikes(ids, rng))
             out.append(render(plan, rng, faces))
@@ -135,11 +147,11 @@ def report(title: str, s: dict) -> None:
           f"median {s['ms']:.0f} ms CPU a table")
 
 
-def write_suite(out: Path, shots: list[tuple[bytes, dict]]) -> None:
+def write_suite(out: Path, shots: list[tuple[bytes, dict]], deck: Path = DECK) -> None:
     """A recorded suite: the deck, img/NNNN.jpg and labels.json."""
     (out / "img").mkdir(parents=True, exist_ok=True)
-    if (out / "deck").resolve() != DECK.resolve():
-        shutil.copytree(DECK, out / "deck", dirs_exist_ok=True)
+    if (out / "deck").resolve() != deck.resolve():
+        shutil.copytree(deck, out / "deck", dirs_exist_ok=True)
     images = {}
     for k, (data, label) in enumerate(shots):
         name = f"img/{k:04d}.jpg"
@@ -151,6 +163,7 @@ def write_suite(out: Path, shots: list[tuple[bytes, dict]]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deck", type=Path, default=DECK, help="a folder of <rank><suit> faces")
     parser.add_argument("--per-condition", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7, help="the tables' seed")
     parser.add_argument("--teach-seed", type=int, default=5, help="the teaching photos' seed")
@@ -159,19 +172,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-teach", action="store_true", help="the clean deck only")
     parser.add_argument("-v", "--verbose", action="store_true", help="list each miss")
     args = parser.parse_args(argv)
-    faces = {p.stem: cv2.imread(str(p)) for p in sorted(DECK.glob("*.png"))}
+    faces = {p.stem: cv2.imread(str(p)) for p in sorted(args.deck.glob("*.png"))}
+    if len(faces) < 4:
+        parser.error(f"{args.deck} holds {len(faces)} PNG faces; a deck needs at least 4.")
     shots = tables(faces, args.per_condition, args.seed)
     if args.write:
-        write_suite(args.write, shots)
+        write_suite(args.write, shots, args.deck)
         print(f"wrote {len(shots)} tables to {args.write}")
         return 0
     print(f"{len(faces)} faces, {len(shots)} tables (seed {args.seed})")
-    report("clean faces", score(shots, DECK, args.verbose))
+    report("clean faces", score(shots, args.deck, args.verbose))
     if not args.no_teach:
         with tempfile.TemporaryDirectory() as tmp:
             folder = args.keep or Path(tmp)
             folder.mkdir(parents=True, exist_ok=True)
-            refused = taught_deck(faces, folder, args.teach_seed)
+            refused = taught_deck(faces, folder, args.teach_seed, card_mm(faces))
             print(f"  taught {len(faces)} faces live (seed {args.teach_seed}, "
                   f"{refused} captures refused and retried)")
             report("taught deck", score(shots, folder, args.verbose))

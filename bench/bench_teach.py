@@ -33,7 +33,7 @@ import cv2  # noqa: E402
 
 from companion.deck_teach import NoCardInView, TooManyCards, card_image, save_taught  # noqa: E402
 from companion.errors import NotNow  # noqa: E402
-from scenes.cards import make_plan, render  # noqa: E402
+from scenes.cards import CARD_MM, make_plan, render  # noqa: E402
 from scenes.card_faces import deck_specs, draw_face  # noqa: E402
 from vision.cards import read_cards  # noqa: E402
 from vision.deck import load_deck  # noqa: E402
@@ -46,9 +46,10 @@ SIZE = (1280, 960)
 
 
 def scene(condition: str, ids: tuple[str, ...], rng: np.random.Generator,
-          faces: dict[str, np.ndarray]) -> np.ndarray:
+          faces: dict[str, np.ndarray], card_mm: tuple[float, float] = CARD_MM) -> np.ndarray:
     plan = make_plan(condition, rng, sorted(faces), size=SIZE)
-    plan = dataclasses.replace(plan, ids=ids, n_back=0, n_outside=0, overlap=False)
+    plan = dataclasses.replace(plan, ids=ids, n_back=0, n_outside=0, overlap=False,
+                               card_mm=card_mm)
     data, _ = render(plan, rng, faces)
     return decode_image(data)
 
@@ -87,7 +88,8 @@ def counting(faces: dict[str, np.ndarray], per: int, seed: int) -> list[float]:
     return seconds
 
 
-def taught_deck(faces: dict[str, np.ndarray], folder: Path, seed: int) -> int:
+def taught_deck(faces: dict[str, np.ndarray], folder: Path, seed: int,
+                card_mm: tuple[float, float] = CARD_MM) -> int:
     """Teach every face from one rendered photo of it alone; how many were refused."""
     refused = 0
     for k, cid in enumerate(sorted(faces)):
@@ -95,7 +97,7 @@ def taught_deck(faces: dict[str, np.ndarray], folder: Path, seed: int) -> int:
         rng = np.random.default_rng([seed, k])
         for _ in range(3):  # the user tries again, the table moved a little
             try:
-                save_taught(folder, cid, card_image(scene("plain", (cid,), rng, faces)))
+                save_taught(folder, cid, card_image(scene("plain", (cid,), rng, faces, card_mm)))
                 break
             except NotNow:
                 refused += 1

@@ -26,6 +26,7 @@ from vision.cards_beyond import beyond_frame, leaves_frame
 from vision.cards_fast import busy_keypoint_quads, fast_first
 from vision.cards_glance import keypoint_quads
 from vision.cards_look import hidden_pass, occluded_pass, vouched
+from vision.cards_margin import drop_patterned
 from vision.cards_match import MatchParams
 from vision.cards_nest import doubt_nested
 from vision.cards_part import WorkView, view_quads, work_view
@@ -134,6 +135,7 @@ def read_keyed(frame: np.ndarray, deck: Deck, keyed: list[tuple[np.ndarray, str]
     kept = [doubt(s) if s.card_id is not None and s.distance > params.match.sure_distance
             and leaves_frame(s.corners, frame.shape) else s for s in kept]
     kept = doubt_nested(kept, params.match.sure_distance)  # a card's print is no card
+    kept = drop_patterned(frame, kept, deck)  # nor is a cloth's pattern running through its rim
     return CardReading(cards=tuple(s for s in kept if s.card_id is not None),
                        unsure=tuple(s for s in kept if s.card_id is None))
 
