@@ -98,7 +98,7 @@ class Session:
         with self._lock:
             game_id_db = self.journal.start_game(module.ID, names, options, self.clock())
             self._record = self.journal.current_game()
-            self._undone_at = None
+            self._held = None
             self._set(module, game_id_db, state, [], [], [Event("new-game", {"game": module.ID})])
             return self._public
 
@@ -130,9 +130,11 @@ class Session:
                 raise NotNow("There is nothing to undo.")
             game_id_db = self._game_id
             state, ids, recent, _ = self._replay_game(module, self._record, skip_last=True)
-            self._undone_at = self.clock()
-            self.journal.undo(self._action_ids[-1], game_id_db, self._undone_at,
+            now = self.clock()
+            self.journal.undo(self._action_ids[-1], game_id_db, now,
                               winners=_result(module, state))
+            due = _deadline(module, state)
+            self._held = due if due is not None and due <= now else None
             self._set(module, game_id_db, state, ids, recent, [Event("undo")])
             return self._public
 
@@ -141,19 +143,17 @@ class Session:
 
         Returns the new state, or None when nothing was due (or the game refused the
         timeout). Call it until it returns None: after a restart several deadlines may
-        have passed, each next timer starting at the previous deadline. A deadline that
-        had already passed when the host last undid is left alone: that undo took back
-        the timer's end (or came after it), so the table moves on by hand (next, skip or
-        more time) instead of the timeout coming straight back.
+        have passed, each next timer starting at the previous deadline. The one deadline
+        that had already passed when the host last undid is left alone: that undo took
+        back the timer's end (or came after it), so the table moves on by hand (next, skip
+        or more time) instead of the timeout coming straight back. Any other deadline runs
+        out as usual, even if the clock went back since (a Pi has no battery clock).
         """
         with self._lock:
             if self._module is None or self._state is None:
                 return None
-            deadline_fn = getattr(self._module, "deadline", None)
-            due = deadline_fn(self._state) if deadline_fn else None
-            if due is None or self.clock() < due:
-                return None
-            if self._undone_at is not None and due <= self._undone_at:
+            due = _deadline(self._module, self._state)
+            if due is None or self.clock() < due or due == self._held:
                 return None
             try:
                 return self._commit(self._module, self._state, {"type": "timeout", "at": due})
@@ -215,14 +215,15 @@ class Session:
         self._game_id = 0
         self._action_ids: list[int] = []
         self._recent: list[dict[str, Any]] = []
-        self._undone_at: float | None = None  # the current game's latest undo (see tick)
+        self._held: float | None = None  # the deadline the latest undo held back (see tick)
         self._record = self.journal.current_game()
         if self._record is not None:
             module = find_game(self._record.game)
             state, ids, recent, _ = self._replay_game(module, self._record)
             self._module, self._state, self._game_id = module, state, self._record.id
             self._action_ids, self._recent = ids, recent
-            self._undone_at = self.journal.last_undo(self._record.id)
+            due, last = _deadline(module, state), self.journal.last_undo(self._record.id)
+            self._held = due if due is not None and last is not None and due <= last else None
         # Events are the cues of the change that made this version; a restart is not a
         # change, so phones that reconnect play no sound.
         self._public = self._build_public([])
@@ -273,6 +274,12 @@ def _turn(module: ModuleType, state: Any) -> int | None:
     """The seat whose turn it is in ``state`` (None between turns or in games without turns)."""
     current = module.public_state(state).get("current")
     return current if isinstance(current, int) else None
+
+
+def _deadline(module: ModuleType, state: Any) -> float | None:
+    """When the timer running in ``state`` ends (epoch seconds), or None if none runs."""
+    deadline_fn = getattr(module, "deadline", None)
+    return deadline_fn(state) if deadline_fn else None
 
 
 def _noted(data: dict[str, Any], turn: int | None) -> dict[str, Any]:

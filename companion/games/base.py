@@ -147,6 +147,27 @@ def check_leave(players: tuple[str, ...], left: tuple[int, ...], seat: int, *,
                             "game for those who stay.")
 
 
+def check_at_table(players: tuple[str, ...], left: tuple[int, ...], seat: int) -> None:
+    """Raise unless the player at ``seat`` is still at the table; never changes anything.
+
+    :raises IllegalAction: they have left.
+    """
+    if seat in left:
+        raise IllegalAction(f"{players[seat]} has left the table.")
+
+
+def next_seat(seat: int, count: int, left: tuple[int, ...], *, step: int = 1) -> int:
+    """The next seat after ``seat`` still at a table of ``count``, going round by ``step``.
+
+    ``step`` is 1 (to the left) or -1 (play reversed); ``seat`` itself if all others left.
+    """
+    for k in range(1, count + 1):
+        nxt = (seat + k * step) % count
+        if nxt not in left:
+            return nxt
+    return seat
+
+
 def get_type(data: Any, known: Mapping[str, Any]) -> str:
     """Return ``data["type"]`` if it is one of ``known``, else raise InvalidAction."""
     if not isinstance(data, Mapping):

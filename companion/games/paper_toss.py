@@ -28,8 +28,9 @@ from typing import Any, Mapping, Sequence
 
 from companion.errors import IllegalAction, NotNow
 from companion.games import paper_toss_views as views
-from companion.games.base import (Correct, Event, PlayerRef, check_correct, check_leave,
-                                  check_options, check_players, corrected, get_int, seat_of)
+from companion.games.base import (Correct, Event, PlayerRef, check_at_table, check_correct,
+                                  check_leave, check_options, check_players, corrected, get_int,
+                                  next_seat, seat_of)
 from companion.games.paper_toss_cards import (
     ACTIONS, CARDS, HAZARDS, TOSS_EFFECTS, Action, Bully, Counter, EnergyDrink, FlatTire,
     Flip, Leave, NoCounter, Pass, Pick, PlayHazard, Sprinklers, TossPaper, parse_action,
@@ -159,8 +160,7 @@ def _check_any_time(state: State, action: Bully | FlatTire) -> None:
 def _seat(state: State, ref: PlayerRef) -> int:
     """The seat of a player a card is played by or on; one who left is refused."""
     seat = seat_of(state.players, ref)
-    if seat in state.left:
-        raise IllegalAction(f"{state.players[seat]} has left the table.")
+    check_at_table(state.players, state.left, seat)
     return seat
 
 
@@ -275,9 +275,7 @@ def _end_turn(state: State, events: list[Event]) -> tuple[State, list[Event]]:
         return state, events
     seat, skips = state.current, list(state.skips)
     while True:  # ends: each pass over a skipping seat uses up one of its skips
-        seat = (seat + 1) % len(state.players)
-        if seat in state.left:
-            continue
+        seat = next_seat(seat, len(state.players), state.left)
         if skips[seat] == 0:
             break
         skips[seat] -= 1

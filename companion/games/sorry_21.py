@@ -26,8 +26,8 @@ from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
-from companion.games.base import (Correct, Event, check_correct, check_leave, check_options,
-                                  check_players, corrected, seat_of)
+from companion.games.base import (Correct, Event, check_at_table, check_correct, check_leave,
+                                  check_options, check_players, corrected, next_seat, seat_of)
 from companion.games import sorry_21_views as views
 from companion.games.sorry_21_cards import (
     ACTIONS, CARDS, NUMBERS, PAWNS, PILE_CARDS, SLIDES, Accept, Action, Block, Leave, Play,
@@ -114,8 +114,7 @@ def _check_turn(state: State, action: Play | TakeBack) -> None:
         raise IllegalAction(f"After Play 2, {who} plays number cards, not SORRY!.")
     if target == state.current:
         raise IllegalAction(f"{who} cannot play SORRY! on themself.")
-    if target in state.left:
-        raise IllegalAction(f"{state.players[target]} has left the table.")
+    check_at_table(state.players, state.left, target)
     if state.progress[target] == 0:
         raise IllegalAction(f"{state.players[target]} has no pawn HOME to send back.")
 
@@ -126,8 +125,7 @@ def _check_steal(state: State, seat: int) -> None:
         raise NotNow("A SORRY! steal is only played right after another player makes 21.")
     if seat == pending.by:
         raise IllegalAction(f"{state.players[seat]} made the 21; there is nothing to steal.")
-    if seat in state.left:
-        raise IllegalAction(f"{state.players[seat]} has left the table.")
+    check_at_table(state.players, state.left, seat)
 
 
 def _check_tiebreak(state: State, action: TiebreakPile) -> None:
@@ -325,10 +323,7 @@ def winners(state: State) -> tuple[str, ...]:
 
 def _next(state: State, seat: int) -> int:
     """The next seat still at the table after ``seat``, in the direction of play."""
-    nxt = (seat + state.direction) % len(state.players)
-    while nxt in state.left:
-        nxt = (nxt + state.direction) % len(state.players)
-    return nxt
+    return next_seat(seat, len(state.players), state.left, step=state.direction)
 
 
 def _pawn_data(state: State, seat: int) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from companion.errors import IllegalAction, NotNow
 from companion.games.base import (CORRECT_DOC, ActionDoc, Correct, Event, check_correct,
                                   check_leave, check_options,
                                   check_players, corrected, get_int, get_player, get_type,
-                                  parse_correct, seat_of)
+                                  next_seat, parse_correct, seat_of)
 
 ID = "toss-up"
 NAME = "Toss Up!"
@@ -232,11 +232,7 @@ def _end_turn(state: State, events: list[Event]) -> tuple[State, list[Event]]:
         events.append(Event("final-round", {"player": state.players[seat],
                                             "total": state.scores[seat]}))
     over = final_round and not final_turns
-    nxt = seat
-    for _ in range(n):  # the next seat still at the table
-        nxt = (nxt + 1) % n
-        if nxt not in state.left:
-            break
+    nxt = next_seat(seat, n, state.left)
     if final_round and final_turns:
         nxt = final_turns[0]
     state = replace(

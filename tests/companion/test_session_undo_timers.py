@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.journal import Journal
+from companion.journal import Journal, StorageError
 from companion.session import Session
 from tests.support.clock import FakeClock
 
@@ -128,3 +128,33 @@ def test_undoing_the_scrambles_end_gives_the_scramble_back(journal, clock):
     assert (undone["phase"], undone["roller"]) == ("scramble", 0)
     assert session.tick() is None
     assert session.act({"type": "next"})["current"] == 1  # the host ends it by hand
+
+
+def test_a_clock_that_comes_back_early_after_an_undo_still_runs_fresh_timers(
+        tmp_path, journal, clock):
+    session = tales(journal, clock)
+    clock.advance(10)
+    session.act({"type": "pause"})
+    session.undo()  # an ordinary undo, long before any timer ran out
+    journal.close()
+    clock.advance(-1800)  # a power cut: the Pi boots with its clock half an hour behind
+    with Journal(tmp_path) as again:
+        restarted = Session(again, clock=clock)
+        state = restarted.act({"type": "next"})  # into Deployment by hand: a fresh timer
+        assert state["phase"] == "deployment"
+        clock.advance(state["timer"]["deadline"] - clock() + 1)
+        ticked = restarted.tick()
+        assert ticked is not None and ticked["phase"] == "wars"
+
+
+def test_a_refused_undo_does_not_hold_back_a_timer_that_ran_out(journal, clock):
+    session = tales(journal, clock)
+    clock.advance(61)  # the minute is up; the next tick will end Recruitment
+    journal._db.execute("PRAGMA query_only = ON")  # the undo cannot be saved
+    with pytest.raises(StorageError):
+        session.undo()
+    journal._db.execute("PRAGMA query_only = OFF")
+    assert session.state()["phase"] == "recruitment"
+    ticked = session.tick()
+    assert ticked is not None, "the refused undo held the timer back"
+    assert ticked["phase"] == "deployment"

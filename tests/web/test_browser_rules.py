@@ -89,3 +89,22 @@ def test_a_sorry_player_leaves_between_cards_from_the_host_page(browser, live_se
     assert host.locator("#leave-picker").count() == 0  # two players stay
     assert not host.js_errors
     host.context.close()
+
+
+def test_a_player_who_left_is_never_shown_leading(browser, live_server):
+    # Cy left with 30 and Ann has 20: Cy's dimmed row was shown as the leader, Ann's was not
+    assert live_server.request("POST", "/api/games", {"game": "toss-up",
+                                                      "players": ["Ann", "Ben", "Cy"]})[0] == 201
+    for action in ({"type": "correct", "player": 2, "delta": 30, "reason": "a lost bank"},
+                   {"type": "correct", "player": 0, "delta": 20, "reason": "a lost bank"},
+                   {"type": "leave", "player": 2}):
+        status, state = live_server.request("POST", "/api/actions", action)
+        assert status == 200, state
+    phone = open_page(browser, live_server.url + "/")
+    phone.wait_for_selector(f'#board[data-version="{state["version"]}"]')
+    rows = phone.locator(".player")
+    classes = [rows.nth(i).evaluate("e => [...e.classList]") for i in range(3)]
+    assert "left" in classes[2] and "leading" not in classes[2]
+    assert "leading" in classes[0] and "leading" not in classes[1]
+    assert not phone.js_errors
+    phone.context.close()

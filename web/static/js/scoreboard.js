@@ -135,10 +135,10 @@ function winnerBanner(state) {
 
 /** One row per player: seat order, score, the player to act highlighted. */
 function playerList(state, extra) {
-  const top = Math.max(...state.players.map((p) => p.score), 0);
+  const top = Math.max(...state.players.filter((p) => !p.left).map((p) => p.score), 0);
   return h("ol", {class: "players"}, state.players.map((p, seat) => {
     const current = state.current === seat && !state.over;
-    return h("li", {class: "player" + (current ? " current" : "") + (p.score === top && top > 0 ? " leading" : "") + (p.left ? " left" : ""),
+    return h("li", {class: "player" + (current ? " current" : "") + (p.score === top && top > 0 && !p.left ? " leading" : "") + (p.left ? " left" : ""),
                     "aria-current": current ? "true" : null},
       h("span", {class: "player-mark", "aria-hidden": "true", text: current ? "▶" : ""}),
       h("span", {class: "player-name", title: p.name, text: p.name}),
