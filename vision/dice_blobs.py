@@ -203,7 +203,8 @@ def blob_colour(cls_map: np.ndarray, box: np.ndarray, value: np.ndarray | None =
 
 def pip_groups(work: np.ndarray, side: float, taken: list[np.ndarray], *,
                min_contrast: int = 60, min_pips: int = 1, light_pips: bool = True,
-               reach: float = 0.42) -> list[tuple[np.ndarray, tuple[float, float]]]:
+               reach: float = 0.42, relative: float = 0.0
+               ) -> list[tuple[np.ndarray, tuple[float, float]]]:
     """Plain dice found by their pips: tight groups of small, round, similar spots.
 
     A white or ivory die on a light table hardly differs from the table, but its pips
@@ -215,6 +216,10 @@ def pip_groups(work: np.ndarray, side: float, taken: list[np.ndarray], *,
     Then the same for light pips on a dark body (black dice touching each other), unless
     ``light_pips`` is False.
     Groups inside or next to a ``taken`` outline ((N, 2) float32, x, y) are left out.
+    Dark pips need ``2 * min_contrast`` of depth on a body of 110 or more, or, when
+    ``relative`` is above 0, a depth of ``relative`` times their body's level (and
+    ``min_contrast``, and four times the median black-hat of ``work``, its grain or
+    noise): in a shadow a pip 80% darker than its body is only ~50 levels darker.
     ``work`` is the BGR working image or its grey version (H, W), uint8.
 
     Returns
@@ -230,7 +235,7 @@ def pip_groups(work: np.ndarray, side: float, taken: list[np.ndarray], *,
     out: list[tuple[np.ndarray, tuple[float, float]]] = []
     for dark in (True, False) if light_pips else (True,):
         out += _pip_groups(grey, seen, side, out, dark=dark, min_contrast=min_contrast,
-                           min_pips=min_pips, reach=reach)
+                           min_pips=min_pips, reach=reach, relative=relative)
     return out
 
 
@@ -243,13 +248,14 @@ def _rounded(outlines: list[np.ndarray]) -> list[np.ndarray]:
 
 
 def _pip_groups(grey: np.ndarray, seen: np.ndarray, side: float, found: list, *, dark: bool,
-                min_contrast: int, min_pips: int, reach: float = 0.42
-                ) -> list[tuple[np.ndarray, tuple[float, float]]]:
+                min_contrast: int, min_pips: int, reach: float = 0.42,
+                relative: float = 0.0) -> list[tuple[np.ndarray, tuple[float, float]]]:
     """Pip groups of one kind (dark pips on light, or light on dark) outside ``seen``."""
     k = max(5, int(0.45 * side) | 1)
     hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT,
                            cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))  # fast
     spots = cv2.subtract(cv2.compare(hat, min_contrast, cv2.CMP_GT), seen)  # seen is 0/255
+    speckle = 4.0 * float(np.median(hat)) if relative else 0.0  # of the cloth's own grain
     n, stats, cents = sparse_blob_stats(spots)
     if n <= 1:
         return []
@@ -271,8 +277,10 @@ def _pip_groups(grey: np.ndarray, seen: np.ndarray, side: float, found: list, *,
             continue
         if len(g) == 1 and s[0] < (0.14 * side) ** 2:
             continue  # a lone spot must be the big pip of a one
-        if float(np.median(depth)) < 2 * min_contrast:
-            continue  # faint specks (noise, grain), not pips
+        deep = float(np.median(depth))
+        rel = relative if deep >= speckle else 0.0  # pips stand out of the cloth's noise
+        if deep < 2 * min_contrast and not rel:
+            continue  # faint specks (noise, grain), not pips (judged on the body else)
         span = np.ptp(g, axis=0)
         if span.max() > 0.8 * side:
             continue
@@ -282,15 +290,19 @@ def _pip_groups(grey: np.ndarray, seen: np.ndarray, side: float, found: list, *,
         half = side / 2
         box = np.array([[-half, -half], [half, -half], [half, half], [-half, half]],
                        np.float32) + np.array(centre, np.float32)
-        if _plain_body(grey, spots, centre, 0.4 * side, min_contrast, dark):
+        if _plain_body(grey, spots, centre, 0.4 * side, min_contrast, dark,
+                       depth=deep, relative=rel):
             out.append((box, centre))
     return out
 
 
 def _plain_body(grey: np.ndarray, spots: np.ndarray, centre: tuple[float, float],
-                half: float, min_contrast: int, light: bool) -> bool:
-    """True when the pips sit on an even body, light (or dark for light pips): the face
-    around them (pips left out) is flat, not the grain of a table or a dim frame's noise."""
+                half: float, min_contrast: int, light: bool, *, depth: float,
+                relative: float = 0.0) -> bool:
+    """True when the pips (median ``depth``) sit on an even body, light (or dark for
+    light pips): the face around them (pips left out) is flat, not the grain of a table
+    or a dim frame's noise; light is 110 or more, or ``relative`` (when above 0) of it is
+    no more than the pips' depth (dark pips judged against the light falling there)."""
     h, w = grey.shape
     x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
     x1, y1 = min(w, int(centre[0] + half) + 1), min(h, int(centre[1] + half) + 1)
@@ -299,9 +311,11 @@ def _plain_body(grey: np.ndarray, spots: np.ndarray, centre: tuple[float, float]
         return False
     if light:
         lo, mid = faces_.percentile(body, 10), faces_.percentile(body, 50)
-        return mid >= 110 and mid - lo <= 0.8 * min_contrast
+        lit = (mid >= 110 and depth >= 2 * min_contrast) or (
+            relative > 0 and depth >= max(min_contrast, relative * mid))
+        return lit and mid - lo <= 0.8 * min_contrast
     mid, hi = faces_.percentile(body, 50), faces_.percentile(body, 90)
-    return mid <= 100 and hi - mid <= 0.8 * min_contrast
+    return mid <= 100 and hi - mid <= 0.8 * min_contrast and depth >= 2 * min_contrast
 
 
 def _single_link(pts: np.ndarray, reach: float) -> list[list[int]]:

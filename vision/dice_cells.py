@@ -31,6 +31,8 @@ from vision.results import Die
 if TYPE_CHECKING:
     from vision.dice import DiceParams
 
+RELATIVE = 0.7  # a dull pip is at least this share of its body's level darker than it
+
 
 def cloth_dice(mask: np.ndarray, edges: np.ndarray, work: np.ndarray, side: float,
                taken: list[tuple[float, float]], cloth: set[int], *, params: DiceParams,
@@ -268,7 +270,8 @@ def _pip_group_dice(work: np.ndarray, rect: tuple[int, int, int, int], side: flo
     bright = cv2.max(cv2.max(crop[..., 0], crop[..., 1]), crop[..., 2])
     return [(box + np.array([x0, y0], np.float32), (cx + x0, cy + y0)) for box, (cx, cy)
             in blobs_.pip_groups(bright, side, [t - [x0, y0] for t in taken], min_pips=2,
-                                 light_pips=False, min_contrast=40, reach=0.8)]
+                                 light_pips=False, min_contrast=40, reach=0.8,
+                                 relative=RELATIVE)]
 
 
 def _plain_top(contour: np.ndarray, work: np.ndarray, side: float,

@@ -11,7 +11,7 @@ import cv2
 from tests.vision import dice_support as ds
 from vision.dice import read_dice
 from vision.dice import DiceParams
-from vision.dice_blobs import inner_contrast
+from vision.dice_blobs import inner_contrast, pip_groups
 from vision.dice_cells import (beside_top, bend_top, cell_outlines, cloth_pip_dice,
                                in_cloth_shade, is_lit_top)
 from vision.dice_faces import GREEN, RED
@@ -344,3 +344,46 @@ def test_a_red_four_nearer_the_camera_than_the_typical_die_is_found_by_its_pips(
     for typical in (26.0, 44.0):  # its pips 23 pixels apart: over 0.8 of a 26-pixel die
         (die,) = read(typical)
         assert np.hypot(die.centre[0] - 80, die.centre[1] - 80) < 4
+
+
+def _shaded_red_die(pip_colour: tuple[int, int, int]) -> tuple[np.ndarray, tuple]:
+    """A red five on a red cloth, both in a hard shadow (a body of about 60 in the
+    largest channel), a green corner of its side faces the foreground blob; and that blob."""
+    frame = np.full((160, 160, 3), (14, 12, 40), np.uint8)  # red cloth in shadow
+    side = np.round(cv2.boxPoints(((104.0, 104.0), (18.0, 18.0), 0.0))).astype(np.int32)
+    cv2.fillConvexPoly(frame, side, (10, 40, 8))
+    ds.die(frame, (80, 80), 30, (20, 16, 62), pips=5, pip_colour=pip_colour, shadow=False)
+    mask = np.zeros((160, 160), np.uint8)
+    cv2.fillConvexPoly(mask, side, 255)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return cv2.GaussianBlur(frame, (0, 0), 0.8), contours
+
+
+def test_dull_pips_of_a_red_die_in_a_hard_shadow_are_judged_against_its_body():
+    # in a shadow a pip 80% darker than its body is only ~50 levels darker (a body of
+    # ~60): under the 80 levels and the body under the 110 asked in full light, so the
+    # pips' depth is measured against the body's own level
+    frame, contours = _shaded_red_die((8, 8, 10))
+    (die,) = cloth_pip_dice(frame, 30.0, contours, [], 1.0, cloth={RED},
+                            body_colour=lambda box: ("red", 1.0))
+    assert np.hypot(die.centre[0] - 80, die.centre[1] - 80) < 4
+    for pip, found in (((8, 8, 10), 1), ((8, 8, 30), 0)):  # 0.2, then half the body's level
+        frame, _ = _shaded_red_die(pip)
+        assert len(pip_groups(frame.max(axis=2), 30.0, [], min_pips=2, light_pips=False,
+                              min_contrast=40, reach=0.8, relative=0.7)) == found
+
+
+def test_a_shaded_noisy_cloth_gives_no_dice_by_relative_pip_contrast():
+    # dark specks of a dim felt's noise or a shaded gingham's checks are not pips: too
+    # faint, too big or on an uneven body
+    rng = np.random.default_rng(7)
+    for sigma in (6.0, 12.0):
+        frame = np.clip(rng.normal(45, sigma, (160, 160, 3)), 0, 255).astype(np.uint8)
+        frame[..., :2] //= 3  # a red felt in shadow
+        dark = _gingham(cell=14, red=(14, 12, 45), light=(60, 60, 70))[:160, :160]
+        for cloth in (frame, cv2.GaussianBlur(frame, (0, 0), 1.0), dark):
+            mask = np.zeros((160, 160), np.uint8)
+            cv2.rectangle(mask, (60, 70), (100, 90), 255, -1)
+            contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            assert cloth_pip_dice(cloth, 30.0, contours, [], 1.0, cloth={RED},
+                                  body_colour=lambda box: ("red", 1.0)) == []
