@@ -83,8 +83,8 @@ def test_a_real_52_card_deck_never_names_a_card_that_is_not_there(kennard):
 
 
 def test_a_real_52_card_deck_floor(kennard):
-    assert kennard["exact"] >= 0.8  # measured 9/11 (0.818)
-    assert kennard["recall"] >= 0.9  # measured 0.913 (21/23)
+    assert kennard["exact"] >= 0.9  # measured 10/11 (0.909; the nines' pips told one by one)
+    assert kennard["recall"] >= 0.95  # measured 0.957 (22/23)
 
 
 def test_a_second_real_deck_never_names_a_card_that_is_not_there(knoll):
