@@ -67,7 +67,8 @@ class FastParams:
         a card lies partly under another, for the full read's second looks).
     busy_keys : bool
         When the frame is read in full, search keypoints only on the busy tiles
-        (:func:`busy_keypoint_quads`), not on the bare table or the clean cards.
+        (:func:`busy_keypoint_quads`), not on the bare table or the clean cards the
+        naming names (a clean outline it leaves unnamed is searched: ``cards_unnamed``).
     busy_most : float
         ... but the whole frame when the busy tiles, with a tile around each, cover more
         than this share of it (a textured table: little to save, and the keypoint budget
@@ -79,7 +80,7 @@ class FastParams:
     tile: int = 32
     grow: float = 1.06
     overlap: float = 0.02
-    busy_keys: bool = False
+    busy_keys: bool = True
     busy_most: float = 0.5
 
 

@@ -34,7 +34,7 @@ def _two_cards(table: np.ndarray | None = None) -> np.ndarray:
 
 
 def test_a_bare_table_of_clean_cards_is_read_by_the_fast_path_as_in_full():
-    assert CardParams().fast == FastParams()  # on by default
+    assert CardParams().fast == FastParams() and FastParams().busy_keys  # on by default
     deck, frame = cs.deck(), _two_cards()
     reading, _ = fast_first(frame, deck, FAST)
     assert reading is not None
@@ -59,10 +59,13 @@ def test_a_card_partly_under_another_sends_the_frame_to_the_full_read():
                      cs.card_corners((520, 480), 360, 5))
     frame = cs.place(frame, cs.faces()["hero-comet"], cs.card_corners((700, 500), 360, -8))
     reading, reuse = fast_first(frame, deck, FAST)
-    assert reading is None and set(reuse) == {"view", "quads", "coarse", "fine"}
+    assert reading is None and {"view", "quads", "coarse", "fine"} <= set(reuse)
     full = read_cards(frame, deck, params=FULL)
     assert {"hero-fox", "hero-comet"} <= set(full.ids)
-    assert read_cards(frame, deck, params=FAST) == full
+    # the same cards (the keypoints are not searched on a clean card named: its outline
+    # may be another, busy_keys)
+    fast = read_cards(frame, deck, params=FAST)
+    assert fast.ids == full.ids and fast.unsure == full.unsure
 
 
 def test_a_card_back_beside_the_cards_sends_the_frame_to_the_full_read():
