@@ -80,7 +80,7 @@ class FastParams:
     tile: int = 32
     grow: float = 1.06
     overlap: float = 0.02
-    busy_keys: bool = True
+    busy_keys: bool = False
     busy_most: float = 0.5
 
 

@@ -34,7 +34,7 @@ def _two_cards(table: np.ndarray | None = None) -> np.ndarray:
 
 
 def test_a_bare_table_of_clean_cards_is_read_by_the_fast_path_as_in_full():
-    assert CardParams().fast == FastParams() and FastParams().busy_keys  # on by default
+    assert CardParams().fast == FastParams()  # on by default
     deck, frame = cs.deck(), _two_cards()
     reading, _ = fast_first(frame, deck, FAST)
     assert reading is not None
