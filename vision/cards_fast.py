@@ -28,6 +28,7 @@ then reads it in full, reusing the outline search and the first ranking.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -39,6 +40,7 @@ from vision.cards_keys import (FrameKeys, KeyParams, find_keypoint_quads, frame_
 from vision.cards_part import WorkView, view_quads, work_view
 from vision.cards_stages import (CardParams, coarse_all, edges_at, halve, iou_quads,
                                  name_stages, snap_stages)
+from vision.cards_unnamed import recalling, unnamed_tiles
 from vision.deck import Deck
 from vision.results import CardReading
 
@@ -65,7 +67,8 @@ class FastParams:
         a card lies partly under another, for the full read's second looks).
     busy_keys : bool
         When the frame is read in full, search keypoints only on the busy tiles
-        (:func:`busy_keypoint_quads`), not on the bare table or the clean cards.
+        (:func:`busy_keypoint_quads`), not on the bare table or the clean cards the
+        naming names (a clean outline it leaves unnamed is searched: ``cards_unnamed``).
     busy_most : float
         ... but the whole frame when the busy tiles, with a tile around each, cover more
         than this share of it (a textured table: little to save, and the keypoint budget
@@ -83,7 +86,8 @@ class FastParams:
 
 def _bare_reading(frame: np.ndarray, deck: Deck, first: list, clean: list, *,
                   view: WorkView, params: CardParams, fast: FastParams,
-                  halved: np.ndarray | None) -> CardReading | None:
+                  halved: np.ndarray | None, fine: Callable | None = None
+                  ) -> CardReading | None:
     """The reading of a table bare beyond the ``clean`` outlines (rankings of ``first``,
     the first ranking of every outline found), or None to read the frame in full."""
     if _overlapping(clean, fast.overlap):
@@ -93,7 +97,7 @@ def _bare_reading(frame: np.ndarray, deck: Deck, first: list, clean: list, *,
         return None if near else CardReading(cards=(), unsure=())
     edges = edges_at(frame, params.find.work_side, halved)
     stages = snap_stages(frame, clean, deck, params, halved=halved, edges=edges)
-    named = name_stages(frame, stages, deck, params)
+    named = name_stages(frame, stages, deck, params, fine=fine)
     if len(named) < len(stages) or any(s.card_id is None for s, _ in named):
         return None  # a clean outline refused or left unsure: the full read decides
     if not is_bare(view, [np.array(s.corners, np.float32) for s, _ in named], fast):
@@ -181,8 +185,13 @@ def fast_first(frame: np.ndarray, deck: Deck, params: CardParams
     first = coarse_all(frame, whole, deck, halved=halved)
     clean = _clean(first, frame.shape, fast)
     busy = busy_tiles(view, [c[1] for c in clean], fast)
+    fine = recalling()  # the clean outlines named here are not named again in full
     reading = None if busy.any() else _bare_reading(frame, deck, first, clean, view=view,
-                                                    params=params, fast=fast, halved=halved)
+                                                    params=params, fast=fast, halved=halved,
+                                                    fine=fine)
+    if reading is None and fast.busy_keys:  # a clean card left unnamed: its keypoints too
+        busy = busy | unnamed_tiles(frame, deck, clean, view, params=params, grow=fast.grow,
+                                    tile=fast.tile, fine=fine, halved=halved)
 
     def coarse(frame: np.ndarray, qs: list[np.ndarray], deck: Deck, *,
                halved: np.ndarray | None = None) -> list:
@@ -191,7 +200,7 @@ def fast_first(frame: np.ndarray, deck: Deck, params: CardParams
             return coarse_all(frame, qs, deck, halved=halved)
         return first + coarse_all(frame, qs[k:], deck, halved=halved)
 
-    reuse = {"view": view, "quads": quads, "coarse": coarse}
+    reuse = {"view": view, "quads": quads, "coarse": coarse, "fine": fine}
     grown = cv2.dilate(busy.astype(np.uint8), np.ones((3, 3), np.uint8))  # as frame_keys searches
     if fast.busy_keys and grown.mean() <= fast.busy_most:
         reuse["busy"] = busy

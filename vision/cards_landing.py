@@ -6,14 +6,20 @@ named there. :func:`landed_reading` reads such a frame without the rest of the t
 
 1. the card outlines are searched only in a box around the changed tiles (on the whole
    frame's thresholds, ``cards_part``), and only those touching a changed tile are kept;
+   the change's own outline is one more (``cards_change``: a card that lands is the
+   change, however the table around it looks);
 2. they are ranked coarsely, snapped and named by the full naming step (alignment, the
    look-alike duel, the print test: ``cards_stages.name_stages``);
 3. the change must be *explained* by the new cards named: every tile's grey difference
    from the last frame, outside the new cards' outlines (grown by their edge and shadow),
    is below the reader's stillness threshold (no hand, no card back, no second card, no
    card revealed or nudged); the new cards lie whole in the frame, none on another; and
-   each card of the last reading lies either clear of them or (nearly) wholly under one
-   (then it is gone from view, as the full read would not look under it either);
+   each card of the last reading lies either nearly clear of them (a named one less under
+   them than the full read's second looks look under, ``CardParams.hidden_cover``: what
+   is still seen of it is unchanged, and named by its own outline; one left unsure by
+   ``LandParams.clear`` at most, as the full read may settle it) or (nearly) wholly
+   under one (then it is gone from view, as the full read would not look under it
+   either);
 4. the box is searched at the deck's aspect and at the one the last reading's sure cards
    showed (``cards_aspect``), as a full read searches at both.
 
@@ -32,6 +38,7 @@ import numpy as np
 
 from vision.cards_aspect import measured_aspect
 from vision.cards_beyond import leaves_frame
+from vision.cards_change import change_quads
 from vision.cards_part import WorkView, view_quads, work_view
 from vision.cards_stages import (CardParams, coarse_all, edges_at, halve, name_stages,
                                  snap_stages, suppress)
@@ -54,12 +61,13 @@ class LandParams:
         A new card's outline is grown by this fraction of its longer side (its edge, its
         shadow, the blur) before its tiles count as explained.
     clear : float
-        A card of the last reading under a new one by at most this share of its area is
-        still seen as it was.
+        Most share of a new card's area that may lie under another new card, and of a
+        card left unsure by the last reading under a new one while it is kept.
     gone : float
-        ... and by at least this share it is gone from view (the full read's second looks
-        do not look under a card covered more: ``CardParams.hidden_cover``); in between,
-        the frame is read in full.
+        A card of the last reading under a new one by at least this share of its area is
+        gone from view (the full read's second looks do not look under a card covered
+        more: ``CardParams.hidden_cover``); a named one under by less than
+        ``hidden_cover[0]`` is still seen as it was; in between, the frame is read in full.
     """
 
     margin: int = 2
@@ -104,8 +112,9 @@ def landed_reading(frame: np.ndarray, deck: Deck, last: CardReading, diff: np.nd
         return None, None
     view = work_view(frame, params.find)
     shown = _shown_aspect(last.cards, frame.shape, deck, params)
-    quads = [q for a in (deck.aspect, shown) if a is not None
-             for q in view_quads(view, a, box, params=params.find)
+    drawn = change_quads(diff, changed, scale, still=still, tile=tile, params=params.find)
+    quads = [q for q in [q for a in (deck.aspect, shown) if a is not None
+                         for q in view_quads(view, a, box, params=params.find)] + drawn
              if (touched_tiles(q, changed.shape, scale, tile) & changed).any()
              and is_inside_box(q, box, frame.shape[:2], tile / scale)]
     if not quads:
@@ -126,10 +135,11 @@ def landed_reading(frame: np.ndarray, deck: Deck, last: CardReading, diff: np.nd
     kept = []
     for s in last.cards + last.unsure:
         covered = max(share_under(s, n) for n in new)
-        if land.clear < covered < land.gone:
-            return None, view  # a card partly under the new one
-        if covered <= land.clear:
-            kept.append(s)
+        seen = params.hidden_cover[0] if s.card_id is not None else land.clear
+        if seen <= covered < land.gone:
+            return None, view  # a card partly under the new one: the full read looks under
+        if covered < seen:
+            kept.append(s)  # what is still seen of it is unchanged: named by its own outline
     if not is_explained(diff, new, scale, still=still, tile=tile, shadow=land.shadow):
         return None, view
     every = kept + new

@@ -12,7 +12,9 @@ from tests.vision import cards_support as cs
 from vision.cards import CardParams, read_cards
 from vision.cards_fast import FastParams, busy_keypoint_quads, busy_tiles, fast_first, is_bare
 from vision.cards_keys import find_keypoint_quads
-from vision.cards_part import work_view
+from vision.cards_part import view_quads, work_view
+from vision.cards_stages import coarse_all
+from vision.cards_unnamed import recalling, unnamed_tiles
 
 FAST = replace(CardParams(), fast=FastParams())
 FULL = replace(CardParams(), fast=None)  # every frame read in full
@@ -57,10 +59,13 @@ def test_a_card_partly_under_another_sends_the_frame_to_the_full_read():
                      cs.card_corners((520, 480), 360, 5))
     frame = cs.place(frame, cs.faces()["hero-comet"], cs.card_corners((700, 500), 360, -8))
     reading, reuse = fast_first(frame, deck, FAST)
-    assert reading is None and set(reuse) == {"view", "quads", "coarse"}
+    assert reading is None and {"view", "quads", "coarse", "fine"} <= set(reuse)
     full = read_cards(frame, deck, params=FULL)
     assert {"hero-fox", "hero-comet"} <= set(full.ids)
-    assert read_cards(frame, deck, params=FAST) == full
+    # the same cards (the keypoints are not searched on a clean card named: its outline
+    # may be another, busy_keys)
+    fast = read_cards(frame, deck, params=FAST)
+    assert fast.ids == full.ids and fast.unsure == full.unsure
 
 
 def test_a_card_back_beside_the_cards_sends_the_frame_to_the_full_read():
@@ -106,3 +111,34 @@ def test_a_busy_table_is_searched_for_keypoints_whole():
     reading, reuse = fast_first(textured, cs.deck(), replace(FAST, fast=FastParams(
         busy_keys=True, busy_most=0.0)))
     assert reading is None and "busy" not in reuse
+
+
+def test_a_clean_card_the_naming_leaves_unnamed_is_searched_for_keypoints():
+    # a card cleanly outlined on a bare cloth leaves no busy tile; when its naming does
+    # not name it (a sparse print, a taught face), only its keypoints can place it
+    deck = cs.deck()
+    frame = cs.place(_cloth(), cs.faces()["hero-comet"], cs.card_corners((330, 300), 330, 20))
+    view, params = work_view(frame), replace(CardParams(), fast=FastParams(busy_keys=True))
+    first = coarse_all(frame, view_quads(view, deck.aspect), deck)
+    clean = [c for c in first if c[0].min() <= FastParams().clean_distance]
+    assert clean and not busy_tiles(view, [c[1] for c in clean]).any()
+    args = dict(params=params, grow=1.06, tile=32, halved=None)
+    named = unnamed_tiles(frame, deck, clean, view, fine=recalling(), **args)
+    assert not named.any()  # named: its tiles stay bare
+    refused = unnamed_tiles(frame, deck, clean, view, fine=lambda *a, **k: None, **args)
+    assert 0 < refused.mean() < 0.3
+    assert busy_keypoint_quads(frame, deck, np.zeros_like(refused)) == []
+    assert {cid for _, cid in busy_keypoint_quads(frame, deck, refused)} == {"hero-comet"}
+
+
+def test_an_outline_is_named_once_by_the_recalling_stand_in():
+    deck = cs.deck()
+    frame = cs.place(_cloth(), cs.faces()["num-4"], cs.card_corners((640, 480), 330, 10))
+    stage = coarse_all(frame, [np.array(cs.card_corners((640, 480), 330, 10), np.float32)],
+                       deck)[0]
+    fine = recalling()
+    first = fine(frame, stage, deck, CardParams().match)
+    assert first is not None and first[0].card_id == "num-4"
+    assert fine(frame, stage, deck, CardParams().match) is first  # recalled, not named again
+    moved = (stage[0], stage[1] + 3.0, stage[2])
+    assert fine(frame, moved, deck, CardParams().match) is not first

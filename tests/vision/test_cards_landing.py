@@ -4,12 +4,14 @@ kept, and anything the new card does not explain sends the frame to the full rea
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from tests.vision import cards_support as cs
 from vision.cards import read_cards
-from vision.cards_landing import is_explained, tile_means
+from vision.cards_change import change_quads
+from vision.cards_landing import is_explained, share_under, tile_means
 from vision.cards_track import CardReader, TrackParams
 from vision.results import CardSighting
 
@@ -118,3 +120,44 @@ def test_a_change_is_explained_only_where_the_card_lies():
     assert is_explained(diff, [card], 0.5, still=6, tile=32, shadow=0.04)
     diff[20:60, 20:60] = 40  # something else changed too
     assert not is_explained(diff, [card], 0.5, still=6, tile=32, shadow=0.04)
+
+
+def test_a_card_landing_a_little_on_another_keeps_it_as_seen(monkeypatch):
+    # the card beneath loses less of itself than the full read looks under
+    # (CardParams.hidden_cover): what is left of it is unchanged, so it is kept as seen
+    seen = _watched(monkeypatch)
+    reader = CardReader(cs.deck())
+    before = reader.read(_one_card())
+    seen["boxes"].clear()
+    corners = cs.card_corners((500, 380), 300, -12)
+    frame = cs.place(_one_card(), cs.faces()["num-4"], corners)
+    fox = CardSighting(card_id="hero-fox", best_guess="hero-fox", confidence=1.0,
+                       runner_up=None, distance=0.1, corners=tuple(map(tuple, FOX)))
+    lands = CardSighting(card_id="num-4", best_guess="num-4", confidence=1.0,
+                         runner_up=None, distance=0.1, corners=tuple(map(tuple, corners)))
+    assert 0.02 < share_under(fox, lands) < 0.15
+    landed = reader.read(frame)
+    assert sorted(landed.ids) == sorted(read_cards(frame, cs.deck()).ids) == [
+        "hero-fox", "num-4"]
+    assert None not in seen["boxes"]  # read from the change alone
+    assert any(s is before.cards[0] for s in landed.cards)
+
+
+def test_the_change_itself_outlines_the_card_that_landed():
+    frame_before, frame_after = _one_card(), _two_cards()
+    scale = 640 / frame_after.shape[1]
+    size = (640, round(frame_after.shape[0] * scale))
+    grey = [cv2.GaussianBlur(cv2.cvtColor(cv2.resize(f, size, interpolation=cv2.INTER_AREA),
+                                          cv2.COLOR_BGR2GRAY).astype(np.float32), (5, 5), 0)
+            for f in (frame_before, frame_after)]
+    diff = np.abs(grey[1] - grey[0])
+    changed = tile_means(diff, 32) >= 6
+    quads = change_quads(diff, changed, scale, still=6, tile=32)
+    assert len(quads) == 1
+    side = float(np.hypot(*(FOUR[0] - FOUR[1])))
+    err = min(np.abs(np.roll(quads[0], k, axis=0) - FOUR).max() for k in range(4))
+    assert err < 0.05 * side
+    # a change of no card's shape (a hand's round blob) outlines nothing
+    blob = np.zeros_like(diff)
+    cv2.circle(blob, (300, 240), 80, 40.0, -1)
+    assert change_quads(blob, tile_means(blob, 32) >= 6, scale, still=6, tile=32) == []
