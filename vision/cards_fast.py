@@ -37,6 +37,7 @@ import numpy as np
 from vision.cards_beyond import beyond_frame, leaves_frame
 from vision.cards_keys import (FrameKeys, KeyParams, find_keypoint_quads, frame_keys,
                                work_gray)
+from vision.cards_margin import drop_patterned
 from vision.cards_part import WorkView, view_quads, work_view
 from vision.cards_stages import (CardParams, coarse_all, edges_at, halve, iou_quads,
                                  name_stages, snap_stages)
@@ -100,6 +101,8 @@ def _bare_reading(frame: np.ndarray, deck: Deck, first: list, clean: list, *,
     named = name_stages(frame, stages, deck, params, fine=fine)
     if len(named) < len(stages) or any(s.card_id is None for s, _ in named):
         return None  # a clean outline refused or left unsure: the full read decides
+    if len(drop_patterned(frame, [s for s, _ in named], deck)) < len(named):
+        return None  # a cloth's pattern through a name's rim: the full read decides
     if not is_bare(view, [np.array(s.corners, np.float32) for s, _ in named], fast):
         return None  # the snapped outlines leave some of a card uncleared
     return CardReading(cards=tuple(s for s, _ in named), unsure=())

@@ -39,6 +39,7 @@ import numpy as np
 from vision.cards_aspect import measured_aspect
 from vision.cards_beyond import leaves_frame
 from vision.cards_change import change_quads
+from vision.cards_margin import drop_patterned
 from vision.cards_part import WorkView, view_quads, work_view
 from vision.cards_stages import (CardParams, coarse_all, edges_at, halve, name_stages,
                                  snap_stages, suppress)
@@ -130,6 +131,8 @@ def landed_reading(frame: np.ndarray, deck: Deck, last: CardReading, diff: np.nd
     new = [s for s, _ in found]
     if not new or any(s.card_id is None or leaves_frame(s.corners, frame.shape) for s in new):
         return None, view  # a card left unsure, or cut by the frame: the full read decides
+    if len(drop_patterned(frame, new, deck)) < len(new):
+        return None, view  # a cloth's pattern through a name's rim: the full read decides
     if any(share_under(a, b) > land.clear for i, a in enumerate(new) for b in new[i + 1:]):
         return None, view  # a card partly on another: the full read's second looks
     kept = []

@@ -142,3 +142,14 @@ def test_an_outline_is_named_once_by_the_recalling_stand_in():
     assert fine(frame, stage, deck, CardParams().match) is first  # recalled, not named again
     moved = (stage[0], stage[1] + 3.0, stage[2])
     assert fine(frame, moved, deck, CardParams().match) is not first
+
+
+def test_a_name_the_margin_check_drops_sends_the_frame_to_the_full_read(monkeypatch):
+    # the full read drops a name whose rim a cloth's pattern runs through (cards_margin);
+    # the fast path must not report it either
+    import vision.cards_fast as fast
+
+    deck, frame = cs.deck(), _two_cards()
+    assert fast_first(frame, deck, FAST)[0] is not None
+    monkeypatch.setattr(fast, "drop_patterned", lambda frame, sightings, deck: sightings[1:])
+    assert fast_first(frame, deck, FAST)[0] is None

@@ -161,3 +161,17 @@ def test_the_change_itself_outlines_the_card_that_landed():
     blob = np.zeros_like(diff)
     cv2.circle(blob, (300, 240), 80, 40.0, -1)
     assert change_quads(blob, tile_means(blob, 32) >= 6, scale, still=6, tile=32) == []
+
+
+def test_a_landed_name_the_margin_check_drops_sends_the_frame_to_the_full_read(monkeypatch):
+    # the full read drops a name whose rim a cloth's pattern runs through (cards_margin);
+    # a landing read from the change alone must leave it to the full read too
+    import vision.cards_landing as landing
+
+    seen = _watched(monkeypatch)
+    monkeypatch.setattr(landing, "drop_patterned", lambda frame, sightings, deck: [])
+    reader = CardReader(cs.deck())
+    reader.read(_one_card())
+    seen["boxes"].clear()
+    reader.read(_two_cards())
+    assert None in seen["boxes"]  # the whole frame searched
