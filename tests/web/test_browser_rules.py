@@ -15,17 +15,24 @@ from tests.web.test_browser_review import open_host, open_page, snap
 pytestmark = pytest.mark.browser
 
 
-def test_the_host_taps_who_leaves_and_the_scoreboard_shows_them_gone(browser, live_server):
-    assert live_server.request("POST", "/api/games", {"game": "toss-up",
+def _leaves_from_the_host_page(browser, live_server, game: str, who: str):
+    """Ann, Ben and Cleo play ``game``; ``who`` leaves through the host page's picker,
+    which then goes (two players stay). The host page, for more."""
+    assert live_server.request("POST", "/api/games", {"game": game,
                                                       "players": ["Ann", "Ben", "Cleo"]})[0] == 201
     host = open_host(browser, live_server)
     host.click("#leave-picker summary")
-    host.click("#leave-picker button:has-text('Ben')")
-    host.wait_for_selector("#recent li:has-text('Ben leaves the table')")
+    host.click(f"#leave-picker button:has-text('{who}')")
+    host.wait_for_selector(f"#recent li:has-text('{who} leaves the table')")
     state = live_server.request("GET", "/api/state")[1]
-    assert [p["left"] for p in state["players"]] == [False, True, False]
-    # with two players left, nobody else may leave: the picker is gone
-    assert host.locator("#leave-picker").count() == 0
+    assert [p["left"] for p in state["players"]] == [p == who for p in ("Ann", "Ben", "Cleo")]
+    assert host.locator("#leave-picker").count() == 0  # two players stay
+    return host
+
+
+def test_the_host_taps_who_leaves_and_the_scoreboard_shows_them_gone(browser, live_server):
+    host = _leaves_from_the_host_page(browser, live_server, "toss-up", "Ben")
+    state = live_server.request("GET", "/api/state")[1]
     phone = open_page(browser, live_server.url + "/")
     phone.wait_for_selector(f'#board[data-version="{state["version"]}"]')
     rows = phone.locator(".player")
@@ -61,15 +68,7 @@ def test_the_longer_sorry_game_says_a_flip_sent_a_pawn_back_to_start(browser, li
 
 
 def test_a_paper_toss_player_leaves_between_tosses_from_the_host_page(browser, live_server):
-    assert live_server.request("POST", "/api/games", {"game": "paper-toss",
-                                                      "players": ["Ann", "Ben", "Cleo"]})[0] == 201
-    host = open_host(browser, live_server)
-    host.click("#leave-picker summary")
-    host.click("#leave-picker button:has-text('Cleo')")
-    host.wait_for_selector("#recent li:has-text('Cleo leaves the table')")
-    state = live_server.request("GET", "/api/state")[1]
-    assert [p["left"] for p in state["players"]] == [False, False, True]
-    assert host.locator("#leave-picker").count() == 0  # two players stay
+    host = _leaves_from_the_host_page(browser, live_server, "paper-toss", "Cleo")
     host.click("text=Bully or Flat Tire")
     bully = host.locator(".touch-sub").first
     assert bully.locator("button:has-text('Cleo')").is_disabled()
@@ -78,15 +77,7 @@ def test_a_paper_toss_player_leaves_between_tosses_from_the_host_page(browser, l
 
 
 def test_a_sorry_player_leaves_between_cards_from_the_host_page(browser, live_server):
-    assert live_server.request("POST", "/api/games", {"game": "sorry-21",
-                                                      "players": ["Ann", "Ben", "Cleo"]})[0] == 201
-    host = open_host(browser, live_server)
-    host.click("#leave-picker summary")
-    host.click("#leave-picker button:has-text('Ben')")
-    host.wait_for_selector("#recent li:has-text('Ben leaves the table')")
-    state = live_server.request("GET", "/api/state")[1]
-    assert [p["left"] for p in state["players"]] == [False, True, False]
-    assert host.locator("#leave-picker").count() == 0  # two players stay
+    host = _leaves_from_the_host_page(browser, live_server, "sorry-21", "Ben")
     assert not host.js_errors
     host.context.close()
 

@@ -6,23 +6,17 @@ with it), no card is played by or on them any more, and two players must stay.
 
 from __future__ import annotations
 
-import pytest
-
 from companion.errors import IllegalAction, NotNow
 from companion.games import paper_toss as game
+from tests.support.rules import refused as refused_by, replay
 
 
 def play(state, *actions):
-    for data in actions:
-        action = game.parse_action(data)
-        game.check(state, action)
-        state, _ = game.apply(state, action)
-    return state
+    return replay(game, state, list(actions), at=None)
 
 
 def refused(state, data, error, words):
-    with pytest.raises(error, match=words):
-        game.check(state, game.parse_action(data))
+    refused_by(game, state, data, error, words)
 
 
 TOSS, PASS = {"type": "toss"}, {"type": "pass"}

@@ -4,14 +4,11 @@ went back to START (the scoreboard words the last round from ``last_round``)."""
 from __future__ import annotations
 
 from companion.games import sorry_21 as game
+from tests.support.rules import replay
 
 
 def play(state, *actions):
-    for data in actions:
-        action = game.parse_action(data)
-        game.check(state, action)
-        state, _ = game.apply(state, action)
-    return state
+    return replay(game, state, list(actions), at=None)
 
 
 def card(c):

@@ -10,14 +10,11 @@ import pytest
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
 from companion.games import toss_up as game
+from tests.support.rules import replay
 
 
 def play(state, *actions):
-    for data in actions:
-        action = game.parse_action(data)
-        game.check(state, action)
-        state, _ = game.apply(state, action)
-    return state
+    return replay(game, state, list(actions), at=None)
 
 
 def roll(g, y, r):
