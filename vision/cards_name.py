@@ -24,7 +24,7 @@ from vision.cards_match import (DUEL_CONTRAST, DUEL_LEVEL, FINE_BLUR, FINE_SCALE
 from vision.cards_print import shows_print
 from vision.cards_tell import (bank_memo, laid_onto, lift_lean, tell_duel, tell_parts,
                                telling_of)
-from vision.cards_windows import vote_windows
+from vision.cards_windows import DUEL_ASKEW, vote_windows
 
 # a card whose closest face (coarse ranking), laid over it, misses the gate by this much is
 # no face of the deck; its rivals are not tried (none beat it by over 0.11 on our suites)
@@ -326,7 +326,6 @@ def _duel(aligned: dict, masks: dict, a: str, b: str, min_margin: float,
     return verdict if told else vote_windows(aligned, masks, a, b, verdict, min_margin, misfit)
 
 
-DUEL_ASKEW = 0.05  # share of the card two references differ on only by lying askew, forgiven
 _MISFIT: dict[int, tuple[Bank, dict[tuple[int, int], float]]] = {}
 
 

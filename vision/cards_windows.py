@@ -27,8 +27,8 @@ import numpy as np
 from vision.cards_match import DUEL_LEVEL, DUEL_SEEN, DUEL_SLIDE, MatchParams
 
 #: Share of the card two references differ on only by lying askew (a deck taught with the
-#: camera) that the windows' margin forgives, as the one patch's does (``cards_name``).
-WINDOW_ASKEW = 0.05
+#: camera) that a duel's margin forgives: the one patch's (``cards_name``) and the windows'.
+DUEL_ASKEW = 0.05
 
 #: A window whose pixels neither face explains at this correlation or more abstains (hidden
 #: under another card or a hand: 0.06-0.6 measured; the card's own pips 0.85-0.99, the other
@@ -82,7 +82,7 @@ def vote_windows(aligned: dict, masks: dict, a: str, b: str, verdict: tuple[floa
 
     ``aligned`` maps each face to its (card, reference) fine features laid over each other
     and ``masks`` to where the card is seen (``cards_name``); the windows' margin is
-    divided by how askew the references lie (``misfit`` over ``WINDOW_ASKEW``, at least 1),
+    divided by how askew the references lie (``misfit`` over ``DUEL_ASKEW``, at least 1),
     as the patch's was.
     """
     margin, support = verdict
@@ -92,7 +92,7 @@ def vote_windows(aligned: dict, masks: dict, a: str, b: str, verdict: tuple[floa
     vote = window_duel(qa, qb, masks[a] & masks[b], ra, rb, min_margin)
     if vote is None:
         return verdict
-    vote_margin = vote[0] / max(1.0, misfit / WINDOW_ASKEW)
+    vote_margin = vote[0] / max(1.0, misfit / DUEL_ASKEW)
     if vote_margin < min_margin or vote[1] < MatchParams.min_support:
         return verdict
     return vote_margin, vote[1]

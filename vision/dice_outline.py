@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 import cv2
+import numpy as np
 
 from vision.dice_faces import Face
 
