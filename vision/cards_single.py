@@ -40,6 +40,13 @@ FRAME_SHARE = 2.5  # a printed frame covers more than 1 / FRAME_SHARE of its car
 #: With no outline passing, this many of those with this share of edge points or more are
 #: put on the rim and tested again (each snap costs some 20-50 ms).
 RESCUE_TRIES, RESCUE_SHARE = 3, 0.7
+#: With no card found, the outlines with this share of edge points or more (this many of
+#: them, the clearest first) are put on the rim; one whose colour changes at ``FAINT_SHARE``
+#: of its points and whose four sides are clean edges (:func:`is_clean`) is a card. Measured
+#: on white Knoll court cards on pale tables: their true outlines 0.69 (0.79-0.82 on the
+#: rim), the weakest side 0.38-0.54; every side straight 1.0, running on past a corner 0.0.
+FAINT_NEAR, FAINT_SHARE, FAINT_TRIES = 0.6, 0.75, 8
+CLEAN_STRAIGHT, CLEAN_BEYOND = 0.9, 0.1
 #: A card's side is a straight edge on this share of the profiles across it, and its
 #: line shows an edge past the corners on less than ``OWN_BEYOND`` of the profiles there.
 OWN_STRAIGHT, OWN_BEYOND = 0.5, 0.5
@@ -121,7 +128,48 @@ def _search(frame: np.ndarray, quads: list[np.ndarray], contrast: float,
         scored = [(_edge_score(frame, quad, contrast), quad) for quad in snapped]
         edged = any(_passes(score) for score, _ in scored)
     cards = _cards(frame, scored, aspect)
-    return CardSearch(tuple(cards), edged, _doubtful(frame, scored, cards) if cards else 0)
+    if not cards:  # a white card on a pale table: a faint colour change, but clean edges
+        cards = _faint_cards(frame, quads, contrast)
+    return CardSearch(tuple(cards), edged or bool(cards),
+                      _doubtful(frame, scored, cards) if cards else 0)
+
+
+def _faint_cards(frame: np.ndarray, quads: list[np.ndarray], contrast: float
+                 ) -> list[np.ndarray]:
+    """The outlines, put on the card's rim, whose colour changes at ``FAINT_SHARE`` of
+    their points (any side) and whose sides are each one straight edge end to end that
+    runs on past no corner (:func:`is_clean`), one per card, the outermost of nested ones.
+
+    A white card on a white or pale table shows a colour change of under
+    ``EDGE_CONTRAST`` along the sides its shadow does not fall on, so its true outline
+    fails the colour test on a side while its four edges are as straight and clean as a
+    card's can be; the made-up outlines the colour test is there for (along a patterned
+    table, inside a card's print) are not (their sides wander, or run on past corners).
+    """
+    near = sorted((q for q in quads if _edge_score(frame, q, contrast)[0] >= FAINT_NEAR),
+                  key=lambda q: -_edge_score(frame, q, contrast)[0])[:FAINT_TRIES]
+    found = []
+    for quad in (snap_to_rim(frame, q) for q in near):
+        if _edge_score(frame, quad, contrast)[0] >= FAINT_SHARE and is_clean(frame, quad):
+            found.append(quad)
+    cards: list[np.ndarray] = []
+    for quad in sorted(found, key=lambda q: -quad_area(q)):
+        if not any(_inside(quad.mean(axis=0), c) or _inside(c.mean(axis=0), quad)
+                   for c in cards):
+            cards.append(quad)
+    return cards
+
+
+def is_clean(frame: np.ndarray, quad: np.ndarray) -> bool:
+    """True when every side of ``quad`` is one straight edge along ``CLEAN_STRAIGHT`` of
+    it or more, none runs on past its corners beyond ``CLEAN_BEYOND``, at least
+    ``OWN_SEEN`` are followed past them in the picture, and the corners are in it."""
+    h, w = frame.shape[:2]
+    if not ((quad >= 0).all() and (quad[:, 0] <= w - 1).all() and (quad[:, 1] <= h - 1).all()):
+        return False
+    own = own_edges(frame, quad)
+    return (min(own.straight) >= CLEAN_STRAIGHT and max(own.beyond) <= CLEAN_BEYOND
+            and sum(b >= 0 for b in own.beyond) >= OWN_SEEN)
 
 
 def _doubtful(frame: np.ndarray, scored: list[tuple[tuple[float, float], np.ndarray]],
