@@ -146,10 +146,10 @@ def _faint_cards(frame: np.ndarray, quads: list[np.ndarray], contrast: float
     card's can be; the made-up outlines the colour test is there for (along a patterned
     table, inside a card's print) are not (their sides wander, or run on past corners).
     """
-    near = sorted((q for q in quads if _edge_score(frame, q, contrast)[0] >= FAINT_NEAR),
-                  key=lambda q: -_edge_score(frame, q, contrast)[0])[:FAINT_TRIES]
+    shares = [(_edge_score(frame, q, contrast)[0], k) for k, q in enumerate(quads)]
+    near = [quads[k] for share, k in sorted(shares, reverse=True) if share >= FAINT_NEAR]
     found = []
-    for quad in (snap_to_rim(frame, q) for q in near):
+    for quad in (snap_to_rim(frame, q) for q in near[:FAINT_TRIES]):
         if _edge_score(frame, quad, contrast)[0] >= FAINT_SHARE and is_clean(frame, quad):
             found.append(quad)
     cards: list[np.ndarray] = []
@@ -164,8 +164,7 @@ def is_clean(frame: np.ndarray, quad: np.ndarray) -> bool:
     """True when every side of ``quad`` is one straight edge along ``CLEAN_STRAIGHT`` of
     it or more, none runs on past its corners beyond ``CLEAN_BEYOND``, at least
     ``OWN_SEEN`` are followed past them in the picture, and the corners are in it."""
-    h, w = frame.shape[:2]
-    if not ((quad >= 0).all() and (quad[:, 0] <= w - 1).all() and (quad[:, 1] <= h - 1).all()):
+    if not _corners_in(frame, quad):
         return False
     own = own_edges(frame, quad)
     return (min(own.straight) >= CLEAN_STRAIGHT and max(own.beyond) <= CLEAN_BEYOND
@@ -207,9 +206,9 @@ def is_own(frame: np.ndarray, quad: np.ndarray) -> bool:
     the picture and some of the sides' lines followed past them in it. A side that
     follows no straight edge is looked for again on the card's rim (the outline search's
     guess may lie a few percent off a faint edge)."""
-    h, w = frame.shape[:2]
-    if not ((quad >= 0).all() and (quad[:, 0] <= w - 1).all() and (quad[:, 1] <= h - 1).all()):
+    if not _corners_in(frame, quad):
         return False  # a corner out of the picture: not the whole card
+    h, w = frame.shape[:2]
     own = own_edges(frame, quad)
     if max(own.beyond) >= OWN_BEYOND:
         return False
@@ -217,6 +216,13 @@ def is_own(frame: np.ndarray, quad: np.ndarray) -> bool:
         own = own_edges(frame, snap_to_rim(frame, quad))
     return (min(own.straight) >= OWN_STRAIGHT and max(own.beyond) < OWN_BEYOND
             and sum(b >= 0 for b in own.beyond) >= OWN_SEEN)
+
+
+def _corners_in(frame: np.ndarray, quad: np.ndarray) -> bool:
+    """True when every corner (x, y) of ``quad`` lies in the picture."""
+    h, w = frame.shape[:2]
+    return bool((quad >= 0).all() and (quad[:, 0] <= w - 1).all()
+                and (quad[:, 1] <= h - 1).all())
 
 
 def _passes(score: tuple[float, float]) -> bool:
