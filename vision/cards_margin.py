@@ -10,16 +10,23 @@ the worst cells, which is what keeps cards under a hand or glare nameable).
 
 So a named card is measured on its margin: per side of the card, the band
 (``MARGIN_BAND`` of the card's height in from the outline) is averaged across its width,
-and the share of the points along the side that are ink is taken: darker than that side's
-own paper (its 90th percentile) by more than ``_INK_CONTRAST`` of the card's print
-contrast. A line printed along the edge (a frame) is alike at every point along it and
-counts as no ink; a pattern crossing the edge does. A card partly under a hand or another
-card, or cut by the frame, still shows one plain side, so the plainest side seen is what
-counts; the same is measured on the face it is named (its reference photos, the most
-inked one), since some decks print to the edge. A card whose plainest side is inked by
-more than ``MARGIN_SLACK`` beyond its face's is no card: the name is dropped. (Of 356
-right names on the Pinochle photos, the Kennard and the rendered suites the excess was at
-most 0.094; of the two wrong names on the checkered cloth, 0.32 and 0.42.)
+and the points along the side that are ink are marked: darker than that side's own paper
+(its 90th percentile) by more than ``_INK_CONTRAST`` of the card's print contrast. A line
+printed along the edge (a frame) is alike at every point along it and counts as no ink;
+a pattern crossing the edge does. The same is marked on the face it is named (each of its
+reference photos, either way up: a face may be taught upside down), and only the card's
+ink where its face shows none counts, point by point along the side: art that runs off
+the face's edge is the face's own ink there, not a cloth's, and some decks print to the
+edge. A card partly under a hand or another card, or cut by the frame, still shows one
+plain side, so the side seen with the least such ink counts: a card with more than
+``MARGIN_SLACK`` of it there is no card, and the name is dropped. (Of 356 right names on
+the Pinochle photos, the Kennard and the rendered suites the plainest side was at most
+0.094 inked beyond the face's plainest; the two wrong names on the checkered cloth showed
+0.375 and 0.469 of their plainest side inked where the face is not. A deck taught from
+photos named its act-skip at distance 0.129 on a checkered cloth through an outline askew
+by a corner: its sides inked 0.47 / 0.28 / 0.30 / 0.23, the last the orange disc that runs
+off the face's right side (0.19 of it on the face), so the plainest side against the
+face's plainest side, 0.23 beyond, dropped a right name; point by point, 0.05.)
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from vision.results import CardSighting
 __all__ = ["drop_patterned", "margin_ink"]
 
 MARGIN_BAND = (0.015, 0.045)  # the band measured: from, to (fractions of the card height)
-MARGIN_SLACK = 0.2  # share of the plainest side's band that may be inked beyond the face's
+MARGIN_SLACK = 0.2  # share of a side that may be inked where the face is not
 MARGIN_SEEN = 0.3  # least share of a side's band in the frame for the side to count
 _INK_CONTRAST = 0.3  # ink: darker than the side's paper by this share of the print contrast
 _INK_FLOOR = 12.0  # ... and by at least this much (Lab lightness, 0-255)
@@ -56,34 +63,49 @@ def margin_ink(card: np.ndarray, valid: np.ndarray) -> float | None:
 
     :raises ValueError: ``card`` is not (h, w, 3) uint8 or ``valid`` not its (h, w) mask.
     """
+    shares = [ink.sum() / seen.sum() for ink, seen in _side_marks(card, valid) if seen.any()]
+    return float(min(shares)) if shares else None
+
+
+def _side_marks(card: np.ndarray, valid: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per side (top, bottom, left, right): which points along it are ink, and which are
+    seen (none when the side is seen too little), as bool arrays along the side.
+
+    :raises ValueError: ``card`` is not (h, w, 3) uint8 or ``valid`` not its (h, w) mask.
+    """
     if card.ndim != 3 or card.shape[2] != 3 or card.dtype != np.uint8:
         raise ValueError("card must be an (h, w, 3) uint8 BGR image")
     if valid.shape != card.shape[:2]:
         raise ValueError("valid must be the card's (h, w) mask")
     h, w = valid.shape
-    light = cv2.cvtColor(card, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float32)
+    a, b = (max(1, int(f * h)) for f in MARGIN_BAND)
     if not valid.any():
-        return None
+        unseen = [np.zeros(max(0, n - 2 * b), bool) for n in (w, w, h, h)]
+        return [(none, none) for none in unseen]
+    light = cv2.cvtColor(card, cv2.COLOR_BGR2LAB)[:, :, 0].astype(np.float32)
     every = np.sort(light[::2, ::2][valid[::2, ::2]] if valid[::2, ::2].any() else light[valid])
     low, high = _rank(every, 0.05), _rank(every, 0.95)
     delta = max(_INK_FLOOR, _INK_CONTRAST * (high - low))
-    a, b = (max(1, int(f * h)) for f in MARGIN_BAND)
     # each side's band, laid along the side (rows across it, columns along it)
     sides = [(light[a:b, b:w - b], valid[a:b, b:w - b]),
              (light[h - b:h - a, b:w - b], valid[h - b:h - a, b:w - b]),
              (light[b:h - b, a:b].T, valid[b:h - b, a:b].T),
              (light[b:h - b, w - b:w - a].T, valid[b:h - b, w - b:w - a].T)]
-    shares = []
+    marks = []
     for band, seen in sides:
         # averaged across the band: a line printed along the edge (a frame) is the same
         # at every point along it, a pattern crossing the edge is not
         count = seen.sum(axis=0)
         along = count >= max(1, seen.shape[0] // 2)
         if band.size == 0 or along.mean() < MARGIN_SEEN:
+            along = np.zeros_like(along)
+        if not along.any():
+            marks.append((along, along))
             continue
-        profile = (band * seen).sum(axis=0)[along] / count[along]
-        shares.append(float((profile < _rank(np.sort(profile), 0.9) - delta).mean()))
-    return min(shares) if shares else None
+        profile = (band * seen).sum(axis=0) / np.maximum(count, 1)
+        paper = _rank(np.sort(profile[along]), 0.9)
+        marks.append(((profile < paper - delta) & along, along))
+    return marks
 
 
 def _rank(ordered: np.ndarray, q: float) -> float:
@@ -93,7 +115,7 @@ def _rank(ordered: np.ndarray, q: float) -> float:
 
 def drop_patterned(frame: np.ndarray, sightings: list[CardSighting],
                    deck: Deck) -> list[CardSighting]:
-    """``sightings`` without the named cards whose margin is inked beyond their face's.
+    """``sightings`` without the named cards whose margin is inked where their face's is not.
 
     Parameters
     ----------
@@ -106,8 +128,9 @@ def drop_patterned(frame: np.ndarray, sightings: list[CardSighting],
     Returns
     -------
     list of CardSighting
-        The same sightings in the same order, less the named ones whose plainest side's
-        band is inked more than ``MARGIN_SLACK`` beyond the face's own (unsure ones kept).
+        The same sightings in the same order, less the named ones whose every side seen
+        is inked over more than ``MARGIN_SLACK`` of it where their face shows no ink
+        (unsure ones kept).
     """
     h, w = deck.faces.shape[1:3]
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
@@ -120,25 +143,43 @@ def drop_patterned(frame: np.ndarray, sightings: list[CardSighting],
                                        borderMode=cv2.BORDER_REPLICATE)
             valid = cv2.warpPerspective(everywhere, m, (w, h), flags=cv2.INTER_NEAREST,
                                         borderMode=cv2.BORDER_CONSTANT, borderValue=0) > 0
-            seen = margin_ink(card, valid)
-            if seen is not None and seen > _face_ink(deck, s.card_id) + MARGIN_SLACK:
+            if _beyond_face(_side_marks(card, valid), _face_marks(deck, s.card_id)) > MARGIN_SLACK:
                 continue
         out.append(s)
     return out
 
 
-_FACE_INK: dict[int, tuple[np.ndarray, dict[str, float]]] = {}
+_Marks = list[tuple[np.ndarray, np.ndarray]]
+_TURNED = (1, 0, 3, 2)  # each side's opposite: where it lies on the face upside down
 
 
-def _face_ink(deck: Deck, card_id: str) -> float:
-    """The most inked plainest side among the face's reference photos (kept per deck)."""
-    held = _FACE_INK.get(id(deck.faces))
+def _beyond_face(card: _Marks, faces: list[_Marks]) -> float:
+    """The least share of a side seen on the card that is ink where the face shows none,
+    side by side and point by point, on the face (reference, either way up) it fits best;
+    0.0 when no side is seen."""
+    best = 1.0
+    for face in faces:
+        for turned in (False, True):
+            shares = []
+            for side, (ink, seen) in enumerate(card):
+                if seen.any():
+                    inked = face[_TURNED[side]][0][::-1] if turned else face[side][0]
+                    shares.append((ink & ~inked).sum() / seen.sum())
+            best = min(best, min(shares, default=0.0))
+    return float(best)
+
+
+_FACE_MARKS: dict[int, tuple[np.ndarray, dict[str, list[_Marks]]]] = {}
+
+
+def _face_marks(deck: Deck, card_id: str) -> list[_Marks]:
+    """Each reference photo's marks of the face (kept per deck)."""
+    held = _FACE_MARKS.get(id(deck.faces))
     if held is None or held[0] is not deck.faces:
-        if len(_FACE_INK) > 8:
-            _FACE_INK.clear()
-        held = _FACE_INK[id(deck.faces)] = (deck.faces, {})
+        if len(_FACE_MARKS) > 8:
+            _FACE_MARKS.clear()
+        held = _FACE_MARKS[id(deck.faces)] = (deck.faces, {})
     if card_id not in held[1]:
-        faces = [deck.faces[i] for i, cid in enumerate(deck.ids) if cid == card_id]
-        inks = [margin_ink(f, np.ones(f.shape[:2], bool)) for f in faces]
-        held[1][card_id] = max((v for v in inks if v is not None), default=1.0)
+        held[1][card_id] = [_side_marks(f, np.ones(f.shape[:2], bool))
+                            for f, cid in zip(deck.faces, deck.ids) if cid == card_id]
     return held[1][card_id]

@@ -91,3 +91,31 @@ def test_a_deck_printed_to_its_edge_may_show_ink_in_its_margin(tmp_path):
     named = _sighting("CL", 380, 100, 138, 200)
     assert margin_ink(cv2.resize(cloth, (W, H)), np.ones((H, W), bool)) > MARGIN_SLACK
     assert drop_patterned(frame, [named], deck) == [named]
+
+
+def _disc_face() -> np.ndarray:
+    """A white card whose big dark disc runs off its right side (art printed to that edge)."""
+    face = np.full((352, 242, 3), 250, np.uint8)
+    cv2.circle(face, (225, 170), 55, (40, 70, 200), -1)
+    cv2.circle(face, (90, 90), 40, (150, 40, 40), -1)
+    return face
+
+
+def test_a_side_is_compared_with_the_same_side_of_its_face(tmp_path):
+    # the card's outline runs askew onto the cloth on three sides; the fourth follows the
+    # card's edge and shows the disc its face shows there: the right name is kept
+    face = _disc_face()
+    cv2.imwrite(str(tmp_path / "DS.png"), face)
+    cv2.imwrite(str(tmp_path / "PL.png"), np.full((352, 242, 3), 250, np.uint8))
+    deck = load_deck(tmp_path)
+    frame = _checkers((480, 640), 24)
+    frame[100:300, 380:518] = cv2.resize(face, (138, 200), interpolation=cv2.INTER_AREA)
+    askew = CardSighting(card_id="DS", best_guess="DS", confidence=1.0, runner_up=None,
+                         distance=0.13, corners=((368, 88), (518, 100), (518, 300), (368, 312)))
+    h, w = deck.faces.shape[1:3]
+    plain = margin_ink(cv2.resize(face, (w, h)), np.ones((h, w), bool))
+    assert plain == pytest.approx(0.0, abs=0.02)  # the face's plainest side is plain paper
+    assert drop_patterned(frame, [askew], deck) == [askew]
+    # the same name on the bare cloth is still no card: its right side is the cloth's
+    cloth = _sighting("DS", 60, 120, 138, 200)
+    assert drop_patterned(frame, [cloth], deck) == []
