@@ -75,35 +75,46 @@ class KeyParams:
     first_look: int = 0
 
 
-def reference_keys(bank: Bank, faces: np.ndarray, checks: int = 32
-                   ) -> tuple[np.ndarray, np.ndarray, cv2.DescriptorMatcher | None]:
-    """A deck's SIFT keypoints: their positions, faces and a matcher, once per bank.
+def face_keys(faces: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The SIFT keypoints of a deck's faces (N, Hf, Wf, 3) uint8 BGR, found once per deck.
 
-    Keypoint positions (K, 2) float32 (x, y) in face pixels, the face index (K,) of each
-    and a matcher holding their descriptors (an approximate nearest-neighbour index; None
-    when no face has a keypoint)."""
-    hit = _CACHE.get((id(bank), checks))
-    if hit is not None and hit[0] is bank:
-        return hit[1], hit[2], hit[3]
+    Returns their positions (K, 2) float32 (x, y) in face pixels, the face index (K,)
+    int64 of each and their descriptors (K, 128) float32. The deck's index keeps them
+    (``deck.load_deck``: ``Bank.keys``), so a process's first frame need not find them."""
     sift = cv2.SIFT_create()
-    pts, descs, owner = [], [], []
+    pts, descs, owner = [np.zeros((0, 2), np.float32)], [np.zeros((0, 128), np.float32)], []
     for i, face in enumerate(faces):
         kps, d = sift.detectAndCompute(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), None)
         if d is None:
             continue
         pts.append(np.array([k.pt for k in kps], np.float32))
         descs.append(d)
-        owner.append(np.full(len(kps), i))
+        owner.append(np.full(len(kps), i, np.int64))
+    return (np.concatenate(pts), np.concatenate(owner) if owner else np.zeros(0, np.int64),
+            np.concatenate(descs))
+
+
+def reference_keys(bank: Bank, faces: np.ndarray, checks: int = 32
+                   ) -> tuple[np.ndarray, np.ndarray, cv2.DescriptorMatcher | None]:
+    """A deck's SIFT keypoints: their positions, faces and a matcher, once per bank.
+
+    Keypoint positions (K, 2) float32 (x, y) in face pixels, the face index (K,) of each
+    and a matcher holding their descriptors (an approximate nearest-neighbour index; None
+    when no face has a keypoint). The keypoints are the bank's own (``Bank.keys``, kept
+    in the deck's index) or, without them, found in ``faces`` (:func:`face_keys`)."""
+    hit = _CACHE.get((id(bank), checks))
+    if hit is not None and hit[0] is bank:
+        return hit[1], hit[2], hit[3]
+    pts, owner, desc = bank.keys if bank.keys is not None else face_keys(faces)
     matcher = None
-    if descs:
+    if len(desc):
         matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": checks})
-        matcher.add([np.concatenate(descs)])
+        matcher.add([desc])
         # the k-d trees split at random: seeded, the same deck gives the same answers
         # whatever ran before (OpenCV's per-thread generator is reseeded here)
         cv2.setRNGSeed(0)
         matcher.train()
-    out = (np.concatenate(pts) if pts else np.zeros((0, 2), np.float32),
-           np.concatenate(owner) if owner else np.zeros(0, int), matcher)
+    out = (pts, owner, matcher)
     if len(_CACHE) > 8:
         _CACHE.clear()
     _CACHE[(id(bank), checks)] = (bank, *out)
@@ -163,12 +174,14 @@ def frame_keys(gray: np.ndarray, scale: float, params: KeyParams = KeyParams(), 
             return FrameKeys(np.zeros((0, 2), np.float32), np.zeros((0, 128), np.float32),
                              np.zeros(0, np.float32), scale)
         if len(kps) >= params.max_keys and _repeated(desc):
-            # all keypoints found, the budget shared by tile, descriptors for those only
-            every = cv2.SIFT_create().detect(gray, None)
+            # all keypoints found, the budget shared by tile: the descriptors of all come
+            # from the same pyramid (the same numbers ``compute`` gives the kept ones, one
+            # SIFT pyramid fewer: a tenth of the search on a repeated texture)
+            every, all_desc = cv2.SIFT_create().detectAndCompute(gray, None)
             keep = _by_tile(np.array([k.pt for k in every], np.float32),
                             np.array([k.response for k in every], np.float32),
                             gray.shape, params.max_keys)
-            kps, desc = sift.compute(gray, [every[i] for i in keep])
+            kps, desc = [every[i] for i in keep], all_desc[keep]
         return FrameKeys(np.array([k.pt for k in kps], np.float32), desc,
                          np.array([k.response for k in kps], np.float32), scale)
     # a keypoint's descriptor sees a tile's neighbours: those are searched afresh too

@@ -97,6 +97,10 @@ class Bank:
     sharp : ndarray of shape (N, Hs, Ws, 3), uint8, BGR, or None
         The faces at :func:`sharp_size`, for look-alike duels too close to call at the
         fine size (``cards_name``); None when the deck has none.
+    keys : (ndarray, ndarray, ndarray) or None
+        The faces' SIFT keypoints as ``cards_keys.face_keys`` finds them (positions (K, 2)
+        float32, face index (K,) int64, descriptors (K, 128) float32), kept in the deck's
+        index; None: found on their first use.
     """
 
     ids: tuple[str, ...]
@@ -106,6 +110,7 @@ class Bank:
     fine: np.ndarray
     size: tuple[int, int]
     sharp: np.ndarray | None = None
+    keys: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 @dataclass(frozen=True)
@@ -172,9 +177,11 @@ def features(card: np.ndarray, blur: float = BLUR) -> np.ndarray:
 
 
 def build_bank(ids: tuple[str, ...], faces: np.ndarray, aspect: float, *,
-               sharp: np.ndarray | None = None) -> Bank:
+               sharp: np.ndarray | None = None,
+               keys: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> Bank:
     """Reference features from canonical faces (N, Hf, Wf, 3) uint8 BGR at fine size;
-    ``sharp``: the same faces at :func:`sharp_size`, kept as they are."""
+    ``sharp``: the same faces at :func:`sharp_size`, and ``keys`` their SIFT keypoints
+    (``Bank.keys``), kept as they are."""
     (ch, cw), _ = canonical_size(aspect)
     fine = (np.stack([features(f, FINE_BLUR) for f in faces]) if len(faces)
             else np.zeros((0, 1, 1, 3)))
@@ -189,7 +196,7 @@ def build_bank(ids: tuple[str, ...], faces: np.ndarray, aspect: float, *,
     else:
         stack, light = np.zeros((0, 1, 1), np.float32), np.zeros((0, ch, cw), np.float32)
     return Bank(ids=ids, coarse=stack, coarse_sq=(stack * stack).sum(-1), light=light,
-                fine=fine.astype(np.float32), size=(ch, cw), sharp=sharp)
+                fine=fine.astype(np.float32), size=(ch, cw), sharp=sharp, keys=keys)
 
 
 def cells_of(feats: np.ndarray) -> np.ndarray:

@@ -4,6 +4,7 @@ cards (``vision.cards_look``), on tables drawn in the test."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -13,7 +14,8 @@ import pytest
 from scenes.card_faces import outside_face
 from tests.vision import cards_support as cs
 from vision.cards import CardParams, read_cards
-from vision.cards_keys import KeyParams, _repeated, find_keypoint_quads, frame_keys, work_gray
+from vision.cards_keys import (KeyParams, _by_tile, _repeated, face_keys, find_keypoint_quads,
+                               frame_keys, reference_keys, work_gray)
 from vision.deck import load_deck
 from vision.imageio import read_image
 
@@ -154,3 +156,32 @@ def test_a_checked_cloth_does_not_take_the_keypoints_from_the_card():
     plain = cs.place(cs.table(), cs.faces()["hero-fox"], cs.card_corners((480, 360), 200, 20))
     gray, scale = work_gray(plain)
     assert not _repeated(frame_keys(gray, scale).desc)
+
+
+def test_the_keypoint_search_uses_the_keypoints_the_bank_keeps():
+    # a deck loaded from its index holds its faces' keypoints: they are not found again
+    deck = cs.deck()
+    pts, owner, desc = face_keys(deck.faces)
+    one = owner == owner[0]
+    bank = replace(deck.bank, keys=(pts[one], owner[one], desc[one]))
+    got_pts, got_owner, matcher = reference_keys(bank, deck.faces)
+    assert matcher is not None
+    assert set(got_owner.tolist()) == {int(owner[0])}
+    np.testing.assert_array_equal(got_pts, pts[one])
+
+
+def test_a_repeated_texture_keeps_the_descriptors_compute_gives():
+    # the tiles' share of the budget takes its descriptors from the pyramid that found all
+    # the keypoints: the same numbers SIFT's compute gives the kept ones alone
+    frame = cs.place(_checked_cloth(), cs.faces()["hero-fox"], cs.card_corners((480, 360), 200,
+                                                                                20))
+    gray, scale = work_gray(frame)
+    keys = frame_keys(gray, scale)
+    every = cv2.SIFT_create().detect(gray, None)
+    keep = _by_tile(np.array([k.pt for k in every], np.float32),
+                    np.array([k.response for k in every], np.float32), gray.shape,
+                    KeyParams().max_keys)
+    kps, desc = cv2.SIFT_create().compute(gray, [every[i] for i in keep])
+    assert len(keep) == KeyParams().max_keys
+    np.testing.assert_array_equal(keys.pts, np.array([k.pt for k in kps], np.float32))
+    np.testing.assert_array_equal(keys.desc, desc)

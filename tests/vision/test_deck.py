@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tests.vision import cards_support as cs
+from vision.cards_keys import face_keys
 from vision.cards_match import sharp_size
 from vision.deck import CACHE_NAME, card_id_of, load_deck, rectified_face
 
@@ -54,6 +55,19 @@ def test_index_is_cached_and_rebuilt_when_a_file_changes(tmp_path):
     # with the larger faces the close look-alike duels are judged on
     assert third.bank.sharp is not None and np.array_equal(third.bank.sharp, second.bank.sharp)
     assert third.bank.sharp.shape[1:3] == sharp_size(third.aspect)
+
+
+def test_the_index_keeps_the_faces_keypoints(tmp_path):
+    # found once when the deck is built, not on every process's first frame that needs
+    # the keypoint search: built or loaded from the index, the bank holds them
+    _write_deck(tmp_path, ["num-1", "hero-fox"])
+    built, cached = load_deck(tmp_path), load_deck(tmp_path)
+    want = face_keys(cached.faces)
+    assert len(want[0]) > 0
+    for deck in (built, cached):
+        assert deck.bank.keys is not None
+        for got, exp in zip(deck.bank.keys, want):
+            np.testing.assert_array_equal(got, exp)
 
 
 def test_a_damaged_cache_is_rebuilt(tmp_path):
