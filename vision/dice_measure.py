@@ -38,8 +38,8 @@ def cornerness_many(hulls: list[np.ndarray], centres: list[tuple[float, float]])
     near = np.full(len(pts), np.inf)
     near[ok] = np.abs(pts[ok, 0] * seg[ok, 1] - pts[ok, 1] * seg[ok, 0]) / length[ok]
     nearest = np.minimum.reduceat(near, starts)
-    return [1.0 if n < 3 or not np.isfinite(m) else float(f) / max(float(m), 0.5)
-            for n, f, m in zip(sizes, far, nearest)]
+    flat = (sizes < 3) | ~np.isfinite(nearest)  # (the same divisions, all at once)
+    return np.where(flat, 1.0, far / np.maximum(np.where(flat, 1.0, nearest), 0.5)).tolist()
 
 
 def ring_share_many(cls_map: np.ndarray, code: int, boxes: list[np.ndarray],
