@@ -255,7 +255,7 @@ def _pip_groups(grey: np.ndarray, seen: np.ndarray, side: float, found: list, *,
     hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT,
                            cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))  # fast
     spots = cv2.subtract(cv2.compare(hat, min_contrast, cv2.CMP_GT), seen)  # seen is 0/255
-    speckle = 4.0 * float(np.median(hat)) if relative else 0.0  # of the cloth's own grain
+    speckle: float | None = None  # 4x the median black-hat (the grain), when first needed
     n, stats, cents = sparse_blob_stats(spots)
     if n <= 1:
         return []
@@ -278,7 +278,9 @@ def _pip_groups(grey: np.ndarray, seen: np.ndarray, side: float, found: list, *,
         if len(g) == 1 and s[0] < (0.14 * side) ** 2:
             continue  # a lone spot must be the big pip of a one
         deep = float(np.median(depth))
-        rel = relative if deep >= speckle else 0.0  # pips stand out of the cloth's noise
+        if relative and speckle is None:  # (a pass over all of ``hat``: only if asked)
+            speckle = 4.0 * float(np.median(hat))
+        rel = relative if relative and deep >= speckle else 0.0  # out of the cloth's noise
         if deep < 2 * min_contrast and not rel:
             continue  # faint specks (noise, grain), not pips (judged on the body else)
         span = np.ptp(g, axis=0)

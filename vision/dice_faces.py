@@ -230,9 +230,9 @@ def finish(parts: list[dict], cls_roi: np.ndarray, grad: np.ndarray,
             [ats[i] for i in coloured])):
         rings[i] = r
     whole = whole or [False] * len(parts)
+    shift = np.asarray(offset, np.int32)
     return [Face(**_fields(p), corners=c, ring=max(r, p.get("near_ring", 0.0)),
-                 edge=measure_.edge_strength(grad, h), whole=wh,
-                 outline=h + np.asarray(offset, np.int32))
+                 edge=measure_.edge_strength(grad, h), whole=wh, outline=h + shift)
             for p, c, r, h, wh in zip(parts, corners, rings, hulls, whole)]
 
 

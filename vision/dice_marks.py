@@ -160,8 +160,7 @@ def _body_value(cls_roi: np.ndarray, value: np.ndarray, centre: np.ndarray,
     the share of those samples that are light."""
     h, w = cls_roi.shape
     pts = centre[None, None, :] + RAYS[:, None, :] * (radius + _FIRST)[None, :, None]
-    xs = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    xs, ys = _pixels(pts, w, h)
     light = cls_roi[ys, xs] == faces_.LIGHT
     lit = value[ys, xs][light]
     return (faces_.percentile(lit, 50) if lit.size else 0.0), float(light.mean())

@@ -38,8 +38,8 @@ def cornerness_many(hulls: list[np.ndarray], centres: list[tuple[float, float]])
     near = np.full(len(pts), np.inf)
     near[ok] = np.abs(pts[ok, 0] * seg[ok, 1] - pts[ok, 1] * seg[ok, 0]) / length[ok]
     nearest = np.minimum.reduceat(near, starts)
-    return [1.0 if n < 3 or not np.isfinite(m) else float(f) / max(float(m), 0.5)
-            for n, f, m in zip(sizes, far, nearest)]
+    flat = (sizes < 3) | ~np.isfinite(nearest)  # (the same divisions, all at once)
+    return np.where(flat, 1.0, far / np.maximum(np.where(flat, 1.0, nearest), 0.5)).tolist()
 
 
 def ring_share_many(cls_map: np.ndarray, code: int, boxes: list[np.ndarray],
@@ -110,7 +110,7 @@ def sparse_blob_stats(mask: np.ndarray, *, gap: int = 8) -> tuple[int, np.ndarra
     rows = np.flatnonzero(cv2.reduce(mask, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel())
     if len(rows) < 2:
         return blob_stats(mask)
-    cuts = [int(r) & ~1 for r, q in zip(rows[1:], rows[:-1]) if r - q > gap]
+    cuts = (rows[1:][np.diff(rows) > gap] & ~1).tolist()  # (rows after each gap, even)
     stats, cents = [np.zeros((1, 5), np.int32)], [np.zeros((1, 2))]
     for y0, y1 in zip([0, *cuts], [*cuts, mask.shape[0]]):
         n, st, ce = blob_stats(mask[y0:y1])

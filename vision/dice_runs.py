@@ -65,15 +65,21 @@ def bright_cores(runs: list[Run], value: np.ndarray, core: float = 0.8) -> list[
     label = np.zeros((height, width), np.uint8 if len(runs) < 255 else np.int32)
     for i, (run, (sx, sy)) in enumerate(zip(runs, slots)):
         x, y, w, h = run.x, run.y, run.w, run.h
-        cv2.drawContours(fill, [run.outline], -1, 255, cv2.FILLED, offset=(sx - x, sy - y))
         mask[sy:sy + h, sx:sx + w] = run.mask[y:y + h, x:x + w]
         val[sy:sy + h, sx:sx + w] = value[y:y + h, x:x + w]
         label[sy:sy + h, sx:sx + w] = i + 1
+    # every outline filled in one call: the crops lie apart, so the same pixels as one by one
+    shifts = (np.array(slots) - [[r.x, r.y] for r in runs]).astype(np.int32)
+    cv2.drawContours(fill, [r.outline + d for r, d in zip(runs, shifts)], -1, 255, cv2.FILLED)
     content = cv2.compare(label, 0, cv2.CMP_GT)
     own = cv2.bitwise_and(fill, mask)
-    level = np.zeros_like(fill)
-    for run, (sx, sy), v in zip(runs, slots, _percentiles(runs, slots, label, val, own, 85)):
-        level[sy:sy + run.h, sx:sx + run.w] = math.ceil(core * v)
+    levels = [math.ceil(core * v) for v in _percentiles(runs, slots, label, val, own, 85)]
+    if label.dtype == np.uint8:  # each crop's level by its label, in one look-up
+        level = cv2.LUT(label, np.array([0, *levels] + [0] * (255 - len(levels)), np.uint8))
+    else:
+        level = np.zeros_like(fill)
+        for run, (sx, sy), v in zip(runs, slots, levels):
+            level[sy:sy + run.h, sx:sx + run.w] = v
     bright = cv2.bitwise_and(own, cv2.compare(val, level, cv2.CMP_GE))
     # outside a crop counts as set for the erosion and as empty for the dilation
     eroded = cv2.bitwise_and(cv2.erode(cv2.bitwise_or(bright, cv2.bitwise_not(content)),
