@@ -31,6 +31,7 @@ from vision import dice_candidates as cands_
 from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration
+from vision.dice_beyond import is_light_and_coloured, is_mark_sized, marks_beyond
 from vision.dice_cells import cloth_dice, cloth_pip_dice, in_cloth_shade
 from vision.dice_cloth import cloth_grid, is_cloth_square, table_classes
 from vision.dice_coins import is_coin, may_be_disc
@@ -148,14 +149,20 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     boxes = _doubled_stats(mask, size)
     mask = cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
     step = _TABLE_STEP * shrink
-    found = [f for f in _find_faces(mask, raw, work, table, params, side, boxes, lit)
-             if not is_table_streak(f, at := _table_at(table, f.centre, step))
-             and not pick.is_table_like(f, at, lambda f=f: is_table_colour(
-                 f.bgr, threshold=params.fg_threshold, model=model))]
+    classes = table_classes(model, params)
+    found, beyond = _find_faces(mask, raw, work, table, params, side, boxes, lit,
+                                beyond=is_light_and_coloured(classes))
+
+    def on_table(f: faces_.Face) -> bool:  # a streak, a shadow or a blotch of the table
+        return is_table_streak(f, at := _table_at(table, f.centre, step)) or (
+            pick.is_table_like(f, at, lambda: is_table_colour(
+                f.bgr, threshold=params.fg_threshold, model=model)))
+    found = [f for f in found if not on_table(f)]
+    beyond = [f for f in beyond if not on_table(f)]
     contours = outer_contours(mask)  # of the foreground blobs, traced once
     thin = thin_blobs(contours, side)  # what lies on a pencil is no die
     found = split_blocks([f for f in found if not is_inside(thin, f.centre)])
-    cloth = (classes := table_classes(model, params)) & faces_.CLASS_NAMES.keys()
+    cloth = classes & faces_.CLASS_NAMES.keys()
     if side_hint:
         side = side_hint * scale
     else:
@@ -163,6 +170,7 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
                                  min_fill=params.min_fill, min_edge=params.min_edge,
                                  checkered=grid is not None, cloth=cloth,
                                  contours=contours, min_side=params.min_side * shrink)
+    found += [f for f in beyond if is_mark_sized(f, side) and not is_inside(thin, f.centre)]
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge, cloth=classes,
                           drop=lambda f: is_grain_blotch(f, work, side) or is_cloth_square(
@@ -330,10 +338,13 @@ def _doubled_stats(half: np.ndarray, size: tuple[int, int]) -> np.ndarray | None
 
 def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.ndarray,
                 params: DiceParams, side: float, stats: np.ndarray | None = None,
-                lit: BeforeGain | None = None) -> list[faces_.Face]:
+                lit: BeforeGain | None = None, *, beyond: bool = False
+                ) -> tuple[list[faces_.Face], list[faces_.Face]]:
     """Face and mark candidates around every foreground blob (``raw``: the raw foreground
     at half size); ``stats`` are the mask's blob stats (as ``blob_stats``) when at hand;
     ``lit`` is the working frame before the exposure gain if any (``unclipped_value``).
+    With ``beyond``, marks away from the blobs too (``dice_beyond.marks_beyond``), given
+    apart as the second list.
 
     A blob's coloured faces may reach out of it by half a die where the die's colour is
     close to the table's, so coloured pixels count near a blob where they differ from the
@@ -346,7 +357,7 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
     pad = int(0.5 * side) + 2
     keep = (stats[1:, 4] >= min_area) & (stats[1:, 2:4].min(axis=1) >= params.min_side * 0.6)
     if not keep.any():
-        return []
+        return [], []
     boxes = stats[1:][keep]
     x0 = max(0, int(boxes[:, 0].min()) - 2 * pad)  # only look at the part holding the blobs
     y0 = max(0, int(boxes[:, 1].min()) - 2 * pad)
@@ -386,4 +397,8 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
     shaded = shaded_light(cls, planes[2], table_v, table_max, params=params)  # (marks' rings)
     found += find_marks(shaded, hsv, bgr, grad, near, (x0, y0), min_area, params.max_side,
                         traced=done, lit=before)
-    return found
+    if not beyond:
+        return found, []
+    return found, marks_beyond(lambda everywhere: find_marks(
+        shaded, hsv, bgr, grad, everywhere, (x0, y0), min_area, params.max_side, lit=before),
+        near, (x0, y0))

@@ -103,7 +103,7 @@ def square_blobs(mask: np.ndarray, work: np.ndarray, side: float,
         if is_coin(work, centre, side, mask):
             continue  # its outline in the image is an ellipse (the blob's has its shadow)
         out.append((box, centre, hsv, (x0, y0)))
-    return _drop_pattern(out)
+    return drop_pattern(out)
 
 
 def inner_contrast(value: np.ndarray, box: np.ndarray) -> float:
@@ -118,7 +118,7 @@ def inner_contrast(value: np.ndarray, box: np.ndarray) -> float:
     return faces_.percentile(v, 98) - faces_.percentile(v, 2)
 
 
-def _drop_pattern(blobs: list, *, group: int = 4) -> list:
+def drop_pattern(blobs: list, *, group: int = 4) -> list:
     """Leave out blobs that repeat: ``group`` or more of the same turn and size are the
     squares of a cloth (dice land at random turns)."""
     if len(blobs) < group:
