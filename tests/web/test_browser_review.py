@@ -262,3 +262,17 @@ def test_the_chart_of_a_finished_paper_tales_game_has_no_fifth_turn(browser, liv
     phone.wait_for_selector(f'#board[data-version="{version + 1}"]')
     assert phone.locator("#chart .chart-axis").last.text_content() == "end"  # was "turn 5"
     phone.context.close()
+
+
+@pytest.mark.parametrize("game, option, words", [
+    ("sorry-21", "longer", "8 flips"),
+    ("paper-tales", "auto_advance", "runs out"),
+    ("toss-up", "target", "final round"),
+])
+def test_the_new_game_form_says_what_each_option_does(browser, live_server, game, option, words):
+    page = open_host(browser, live_server)
+    page.select_option("#game-select", game)
+    hint = page.locator(f'#options .field[data-name="{option}"] .hint')
+    assert hint.is_visible() and words in hint.inner_text()
+    assert not page.js_errors
+    page.context.close()
