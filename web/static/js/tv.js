@@ -18,6 +18,7 @@ if (Tv.on) {
   Tv.join = h("aside", {class: "tv-join", id: "tv-join"},
     h("img", {src: "/join.svg", alt: "QR code of this scoreboard's address", width: 160, height: 160}),
     h("p", {text: "Scan to follow on your phone"}));
+  document.body.append(Tv.join);  // until a render places it (hidden on a narrow screen)
 }
 
 /** The panel's columns as laid out now: its grid items (a .side shown as `contents` gives
