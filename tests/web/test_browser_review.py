@@ -276,3 +276,23 @@ def test_the_new_game_form_says_what_each_option_does(browser, live_server, game
     assert hint.is_visible() and words in hint.inner_text()
     assert not page.js_errors
     page.context.close()
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_the_roll_buttons_stay_put_while_the_host_counts_the_dice(browser, live_server, width):
+    # "0 of 10 dice counted: 10 to go" took two lines and "6 of 10 ..." one, so Record
+    # roll and Bank jumped under the host's thumb between taps
+    assert live_server.request("POST", "/api/games", {"game": "toss-up",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    page = open_host(browser, live_server)
+    page.set_viewport_size({"width": width, "height": 844})
+    page.wait_for_selector("#record-roll")
+    where = [page.locator("#record-roll").bounding_box()["y"]]
+    for colour, taps in (("green", 6), ("yellow", 3), ("red", 1)):
+        for _ in range(taps):
+            page.click(f".stepper.{colour} .plus")
+        where.append(page.locator("#record-roll").bounding_box()["y"])
+    assert page.inner_text("#dice-check") == "All 10 dice counted"
+    assert len(set(where)) == 1, where
+    assert not page.js_errors
+    page.context.close()
