@@ -296,3 +296,22 @@ def test_the_roll_buttons_stay_put_while_the_host_counts_the_dice(browser, live_
     assert len(set(where)) == 1, where
     assert not page.js_errors
     page.context.close()
+
+
+def test_paper_tales_first_phase_asks_for_its_timer_before_the_next_phase(browser, live_server):
+    # Turn 1's Recruitment waits for Start timer, yet Next phase was the big blue button:
+    # a host who tapped it to begin skipped Recruitment
+    assert live_server.request("POST", "/api/games", {"game": "paper-tales",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    host = open_host(browser, live_server)
+    host.wait_for_selector("#timer-toggle")
+    assert "primary" in host.get_attribute("#timer-toggle", "class")
+    assert "primary" not in host.get_attribute("#next-phase", "class")
+    assert host.inner_text(".turn-meta") == "The timer waits: tap Start timer when everyone is ready"
+    host.click("#timer-toggle")
+    host.wait_for_selector('body[data-version="2"]')
+    assert "primary" not in host.get_attribute("#timer-toggle", "class")
+    assert "primary" in host.get_attribute("#next-phase", "class")
+    assert host.inner_text(".turn-meta") == "Everyone plays at once"
+    assert not host.js_errors
+    host.context.close()
