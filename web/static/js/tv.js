@@ -10,6 +10,7 @@
 
 const Tv = {
   join: null,  // the QR card, made once; each render moves it into the new panel
+  spot: null,  // {key, index}: where it went last, kept while the table's layout is the same
   on: document.documentElement.classList.contains("tv") || document.body.classList.contains("tv"),
 };
 
@@ -58,7 +59,8 @@ function joinSpots(board) {
  *  longest game's most players) while the board still fits the screen and cuts no more
  *  words short than at that size, to twice that at most; names are fitted at each size
  *  tried (fitNames). The QR card goes where the type can grow most (the first of
- *  joinSpots among equals). Elsewhere only fitNames runs. */
+ *  joinSpots among equals), chosen again when the layout changes. Elsewhere only fitNames
+ *  runs. */
 function fitTv(board) {
   const root = document.documentElement;
   if (!root.classList.contains("tv")) return fitNames(board);
@@ -68,13 +70,19 @@ function fitTv(board) {
   base = parseFloat(getComputedStyle(root).fontSize);
   if (innerWidth <= 700) return fitNames(board);
   const spots = Tv.join ? joinSpots(board) : [() => {}];
-  let best = {k: 0, spot: spots[0]};
-  for (const spot of spots) {
-    spot();
+  // every spot is tried only when the layout changes (game, players, columns, screen):
+  // a redraw within a game costs one fit, as before the QR card moved
+  const key = [board.dataset.game, board.querySelectorAll(".player").length, spots.length,
+               !!board.querySelector(".winner"), innerWidth, innerHeight].join();
+  const tried = Tv.spot && Tv.spot.key === key ? [Tv.spot.index] : spots.map((_, i) => i);
+  let best = {k: 0, index: tried[0]};
+  for (const index of tried) {
+    spots[index]();
     const k = largestFit(board, set);
-    if (k > best.k) best = {k, spot};
+    if (k > best.k) best = {k, index};
   }
-  best.spot();
+  Tv.spot = {key, index: best.index};
+  spots[best.index]();
   set(best.k);
   fitNames(board);
 }
