@@ -131,7 +131,7 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
         a["top"] < b["bottom"] and b["top"] < a["bottom"]
 
 
-def toss_up_turns(players: int, turns: int) -> list[dict[str, Any]]:
+def toss_up_turns(turns: int) -> list[dict[str, Any]]:
     """Whole turns (two rolls and a bank each), then the next player's first roll."""
     actions: list[dict[str, Any]] = []
     for n in range(turns):
@@ -148,7 +148,7 @@ def test_the_join_code_sits_under_toss_ups_chart_not_in_a_strip_of_its_own(
     # The QR code had a strip of its own down the right edge, 250 px wide with nothing
     # above it; under the chart it leaves that width to the cards and their type.
     names = ["Ann", "Bartholomew", "Cleo", "Dmitri", "Eve", "Fatima"][:players]
-    version = start(live_server, "toss-up", names, *toss_up_turns(players, 2 * players))
+    version = start(live_server, "toss-up", names, *toss_up_turns(2 * players))
     page = browser.new_context(viewport=size).new_page()
     page.goto(live_server.url + "/tv")
     page.wait_for_selector(f'#board[data-version="{version}"]')
