@@ -77,25 +77,38 @@ def build_parser() -> argparse.ArgumentParser:
         "serves a live scoreboard to the phones on this Wi-Fi."))
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
                                 metavar="COMMAND")
+    for add in (_serve_parser, _config_parser, _record_parser, _detect_parser, _eval_parser,
+                _deck_parser, _install_parser):  # the order ``companion --help`` lists
+        add(sub)
+    return parser
 
+
+def _serve_parser(sub: Any) -> None:
+    """``companion serve``: the camera loop, buttons and web server."""
     serve = sub.add_parser("serve", help="run the camera loop, buttons and web server")
     serve.add_argument("--demo", action="store_true",
                        help="start a ready game with the replay camera on bundled images")
     serve.add_argument("--pin", default=None, help="host PIN (default: a random one, printed)")
     _config_flags(serve)
 
+
+def _config_parser(sub: Any) -> None:
+    """``companion config``: print the effective settings."""
     conf = sub.add_parser("config", help="print the effective settings as TOML "
                                          "(the data folder's companion.toml, then flags)")
     _config_flags(conf)
 
-    _record_parser(sub)
-    _detect_parser(sub)
 
+def _eval_parser(sub: Any) -> None:
+    """``companion eval SUITE_DIR`` (CONTRACT.md: the recorded-image suite)."""
     ev = sub.add_parser("eval", help="score the recognizer on a recorded-image suite",
                         epilog=photo_help.EVAL, formatter_class=_Raw)
     ev.add_argument("suite", metavar="SUITE_DIR",
                     help="folder with labels.json and the images it names")
 
+
+def _deck_parser(sub: Any) -> None:
+    """``companion deck learn``: teach a deck live (--game) or from photos (--from)."""
     deck = sub.add_parser("deck", help="teach a card deck")
     deck_cmds = deck.add_subparsers(dest="deck_command", required=True, parser_class=_Parser,
                                    metavar="learn")
@@ -119,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument("--all", action="store_true",
                        help="--game: ask for every face, not only those not taught yet")
 
+
+def _install_parser(sub: Any) -> None:
+    """``companion install-service``: the start-at-boot files."""
     inst = sub.add_parser("install-service",
                           help="write a systemd unit and an Avahi file to start at boot")
     inst.add_argument("--dest", required=True, metavar="DIR",
@@ -128,7 +144,6 @@ def build_parser() -> argparse.ArgumentParser:
                       help="auto, picamera2, opencv:N, replay:PATH or none (default auto)")
     inst.add_argument("--data-dir", default=None,
                       help="folder for the journal and companion.toml")
-    return parser
 
 
 def _record_parser(sub: Any) -> None:

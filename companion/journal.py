@@ -7,8 +7,12 @@ restart reports exactly the version the phones last saw.
 Tables::
 
     meta(key, value)                     version
-    games(id, game, players, options, started_at, ended_at, winners)
+    games(id, game, players, options, started_at, ended_at, winners, held)
     actions(id, game_id, data, at, undone_at)   data is the action dict as JSON
+
+``held`` is the timer deadline the game's latest undo held back (see ``Session.tick``),
+written in the undo's own transaction so a restart holds back exactly what the running
+session did.
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ CREATE TABLE IF NOT EXISTS games (
     options TEXT NOT NULL,
     started_at REAL NOT NULL,
     ended_at REAL,
-    winners TEXT
+    winners TEXT,
+    held REAL
 );
 CREATE TABLE IF NOT EXISTS actions (
     id INTEGER PRIMARY KEY,
@@ -47,6 +52,7 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 CREATE INDEX IF NOT EXISTS actions_by_game ON actions(game_id, undone_at);
 """
+_GAME_COLUMNS = "id, game, players, options, started_at, ended_at, winners"
 
 
 class StorageError(ActionError):
@@ -99,6 +105,7 @@ class Journal:
             if status != "ok":
                 raise sqlite3.DatabaseError(f"quick_check: {status}")
             db.executescript(_SCHEMA)
+            _add_held_column(db)
         except sqlite3.DatabaseError:
             db.close()
             raise
@@ -139,12 +146,12 @@ class Journal:
 
     def current_game(self) -> GameRecord | None:
         """The latest game started, finished or not."""
-        row = self._db.execute("SELECT * FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT 1").fetchone()
         return None if row is None else _record(row)
 
     def games(self) -> list[GameRecord]:
         """Every game, oldest first."""
-        return [_record(r) for r in self._db.execute("SELECT * FROM games ORDER BY id")]
+        return [_record(r) for r in self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id")]
 
     def actions(self, game_id: int) -> Iterator[tuple[int, dict[str, Any]]]:
         """(action id, action dict) of a game's live actions, in order; undone ones skipped."""
@@ -154,10 +161,9 @@ class Journal:
         for action_id, data in rows:
             yield action_id, json.loads(data)
 
-    def last_undo(self, game_id: int) -> float | None:
-        """When the latest undo in a game was made (epoch seconds), or None if none was."""
-        row = self._db.execute("SELECT MAX(undone_at) FROM actions WHERE game_id = ?",
-                               (game_id,)).fetchone()
+    def held(self, game_id: int) -> float | None:
+        """The deadline (epoch seconds) the game's latest undo held back, or None."""
+        row = self._db.execute("SELECT held FROM games WHERE id = ?", (game_id,)).fetchone()
         return None if row is None or row[0] is None else float(row[0])
 
     # -- writing: each method is one transaction that also bumps the version ---------
@@ -180,11 +186,13 @@ class Journal:
             self._set_result(game_id, winners, at)
             return int(cur.lastrowid or 0)
 
-    def undo(self, action_id: int, game_id: int, at: float,
-             *, winners: list[str] | None = None) -> None:
-        """Mark an action undone; ``winners`` is the game's result after the undo."""
+    def undo(self, action_id: int, game_id: int, at: float, *,
+             winners: list[str] | None = None, held: float | None = None) -> None:
+        """Mark an action undone; ``winners`` is the game's result after the undo, ``held``
+        the overdue deadline it holds back (None: none)."""
         with self._transaction():
             self._db.execute("UPDATE actions SET undone_at = ? WHERE id = ?", (at, action_id))
+            self._db.execute("UPDATE games SET held = ? WHERE id = ?", (held, game_id))
             self._set_result(game_id, winners, at)
 
     def _set_result(self, game_id: int, winners: list[str] | None, at: float) -> None:
@@ -225,6 +233,13 @@ class _Transaction:
             self.db.execute("ROLLBACK")
         if isinstance(exc, sqlite3.Error):
             raise _storage_error(exc) from None
+
+
+def _add_held_column(db: sqlite3.Connection) -> None:
+    """Give a journal written before ``games.held`` existed that column (empty: nothing held)."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    if "held" not in columns:
+        db.execute("ALTER TABLE games ADD COLUMN held REAL")
 
 
 def _storage_error(exc: sqlite3.Error) -> StorageError:

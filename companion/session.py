@@ -131,10 +131,11 @@ class Session:
             game_id_db = self._game_id
             state, ids, recent, _ = self._replay_game(module, self._record, skip_last=True)
             now = self.clock()
-            self.journal.undo(self._action_ids[-1], game_id_db, now,
-                              winners=_result(module, state))
             due = _deadline(module, state)
-            self._held = due if due is not None and due <= now else None
+            held = due if due is not None and due <= now else None
+            self.journal.undo(self._action_ids[-1], game_id_db, now,
+                              winners=_result(module, state), held=held)
+            self._held = held
             self._set(module, game_id_db, state, ids, recent, [Event("undo")])
             return self._public
 
@@ -222,8 +223,7 @@ class Session:
             state, ids, recent, _ = self._replay_game(module, self._record)
             self._module, self._state, self._game_id = module, state, self._record.id
             self._action_ids, self._recent = ids, recent
-            due, last = _deadline(module, state), self.journal.last_undo(self._record.id)
-            self._held = due if due is not None and last is not None and due <= last else None
+            self._held = self.journal.held(self._record.id)
         # Events are the cues of the change that made this version; a restart is not a
         # change, so phones that reconnect play no sound.
         self._public = self._build_public([])

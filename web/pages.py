@@ -36,6 +36,7 @@ def game_catalog(modules: list[ModuleType] | None = None) -> list[dict[str, Any]
             "min_players": int(getattr(module, "MIN_PLAYERS", 1)),
             "max_players": int(getattr(module, "MAX_PLAYERS", 12)),
             "options": dict(getattr(module, "OPTIONS", {}) or {}),
+            "option_hints": dict(getattr(module, "OPTION_HINTS", {}) or {}),
             "camera": camera_reads(module),
             "actions": [{"type": kind, "summary": doc.summary,
                          "properties": dict(doc.properties), "required": list(doc.required),

@@ -8,6 +8,7 @@ A game is a module with pure functions over a frozen state value (see
     MIN_PLAYERS, MAX_PLAYERS: int
     ACTIONS: dict[str, ActionDoc] # action type -> description, JSON schema, example
     OPTIONS: dict[str, Any]      # option name -> default (documented in the module)
+    OPTION_HINTS: dict[str, str] # option name -> one line for the new-game form (optional)
 
     def new_game(players: list[str], options: dict) -> State        # raises ActionError
     def parse_action(data: dict) -> Action                          # raises InvalidAction

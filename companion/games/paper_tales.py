@@ -56,6 +56,12 @@ OPTIONS: dict[str, Any] = {
                       "construction": 60, "aging": 0},
     "auto_advance": False,
 }
+#: One line per option for the new-game form (the host page shows it under the field).
+OPTION_HINTS: dict[str, str] = {
+    "phase_seconds": "Time limit of each phase in seconds; 0 for no timer.",
+    "auto_advance": "When a phase's timer runs out, go on to the next phase by itself "
+                    "(otherwise the phones show \"time's up\" until you tap Next).",
+}
 
 #: GPIO button -> action (``companion/controls.py``): next phase; the timer button
 #: pauses or starts, and held it gives 30 seconds more.
@@ -388,6 +394,6 @@ def _with(values: tuple[bool, ...], index: int, value: bool) -> tuple[bool, ...]
     return values[:index] + (value,) + values[index + 1:]
 
 
-__all__ = ["ID", "NAME", "OPTIONS", "ACTIONS", "BUTTONS", "CARDS", "State", "new_game",
-           "parse_action", "check", "apply", "deadline", "winners", "public_state",
+__all__ = ["ID", "NAME", "OPTIONS", "OPTION_HINTS", "ACTIONS", "BUTTONS", "CARDS", "State",
+           "new_game", "parse_action", "check", "apply", "deadline", "winners", "public_state",
            "pass_direction"]

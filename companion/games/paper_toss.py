@@ -43,13 +43,15 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 #: Option name -> default. ``target``: tokens that win the game at once.
 OPTIONS: dict[str, Any] = {"target": 10}
+#: One line per option for the new-game form (the host page shows it under the field).
+OPTION_HINTS: dict[str, str] = {"target": "The paper tokens that win the game."}
 #: Push buttons (``companion/controls.py``): *next* confirms what the camera offers
 #: (the Toss cards turned over), as in Toss Up!.
 BUTTONS: dict[str, Any] = {"next": "confirm"}
 
-__all__ = ["ID", "NAME", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "ACTIONS", "BUTTONS", "CARDS",
-           "State", "Toss", "HazardPlay", "new_game", "parse_action", "check", "apply",
-           "winners", "public_state", "action_from_cards"]
+__all__ = ["ID", "NAME", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "OPTION_HINTS", "ACTIONS",
+           "BUTTONS", "CARDS", "State", "Toss", "HazardPlay", "new_game", "parse_action", "check",
+           "apply", "winners", "public_state", "action_from_cards"]
 
 
 def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> State:

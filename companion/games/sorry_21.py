@@ -41,13 +41,18 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 #: Option name -> default. ``longer``: the longer game (all pawns HOME, then back to START).
 OPTIONS: dict[str, Any] = {"longer": False}
+#: One line per option for the new-game form (the host page shows it under the field).
+OPTION_HINTS: dict[str, str] = {
+    "longer": "The longer game, 8 flips: once all 4 pawns are HOME, each flip sends one back "
+              "to START.",
+}
 #: Push buttons (``companion/controls.py``): *next* confirms what the camera offers
 #: (the new top card on the play pile), as in Toss Up!.
 BUTTONS: dict[str, Any] = {"next": "confirm"}
 
-__all__ = ["ID", "NAME", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "ACTIONS", "BUTTONS", "CARDS",
-           "State", "Pending", "RoundEnd", "new_game", "parse_action", "check", "apply", "winners",
-           "public_state", "pile_total", "pawns_home", "action_from_card"]
+__all__ = ["ID", "NAME", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "OPTION_HINTS", "ACTIONS",
+           "BUTTONS", "CARDS", "State", "Pending", "RoundEnd", "new_game", "parse_action", "check",
+           "apply", "winners", "public_state", "pile_total", "pawns_home", "action_from_card"]
 
 
 def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> State:

@@ -35,6 +35,10 @@ MAX_PLAYERS = 6
 DICE = 10
 #: Option name -> default. ``target``: a total strictly above it triggers the final round.
 OPTIONS: dict[str, Any] = {"target": 100}
+#: One line per option for the new-game form (the host page shows it under the field).
+OPTION_HINTS: dict[str, str] = {
+    "target": "A turn that ends with a total above this opens the final round.",
+}
 
 ACTIONS: dict[str, ActionDoc] = {
     "roll": ActionDoc(

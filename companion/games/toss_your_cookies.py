@@ -54,6 +54,13 @@ MAX_PLAYERS = 8
 #: cookie ids in play, one set per player (default: the first ones of CARDS).
 OPTIONS: dict[str, Any] = {"rounds": 3, "countdown_seconds": 5, "scramble_seconds": 10,
                            "cookies": None}
+#: One line per option for the new-game form (the host page shows it under the field).
+OPTION_HINTS: dict[str, str] = {
+    "rounds": "Rounds agreed (1 to 15): the first to win more than half of them wins.",
+    "countdown_seconds": "From the Toss roll to \"Toss!\" (3 to 30 seconds).",
+    "scramble_seconds": "The grab after \"Toss!\"; 0 lasts until you end it.",
+    "cookies": "The cookies in play, one per player.",
+}
 #: GPIO button -> action (``companion/controls.py``).
 BUTTONS: dict[str, dict[str, Any]] = {"next": {"type": "next"}, "timer": {"type": "toggle"}}
 @dataclass(frozen=True)

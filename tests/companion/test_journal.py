@@ -30,3 +30,19 @@ def test_closing_twice_is_harmless_and_the_data_stays(tmp_path):
     journal.close()
     with Journal(tmp_path) as again:
         assert again.version() == 1 and again.current_game().players == ["Ann", "Bob"]
+
+
+def test_a_journal_from_before_the_held_column_opens_and_undoes(tmp_path):
+    # The games table as journals were written before it held the undo's deadline.
+    db = sqlite3.connect(tmp_path / Journal.FILENAME)
+    db.executescript("""
+        CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, players TEXT NOT NULL,
+            options TEXT NOT NULL, started_at REAL NOT NULL, ended_at REAL, winners TEXT);
+        INSERT INTO games (game, players, options, started_at)
+            VALUES ('toss-up', '["Ann", "Bob"]', '{}', 0.0);""")
+    db.close()
+    with Journal(tmp_path) as journal:
+        action = journal.append(1, {"type": "bank"}, at=1.0)
+        journal.undo(action, 1, at=2.0, held=1.5)
+        assert journal.current_game().players == ["Ann", "Bob"]
+        assert journal.held(1) == 1.5

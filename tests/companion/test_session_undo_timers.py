@@ -158,3 +158,42 @@ def test_a_refused_undo_does_not_hold_back_a_timer_that_ran_out(journal, clock):
     ticked = session.tick()
     assert ticked is not None, "the refused undo held the timer back"
     assert ticked["phase"] == "deployment"
+
+
+def test_a_restart_holds_back_only_the_deadline_the_undo_held(tmp_path, journal, clock):
+    # The undo held nothing back (no timer had run out); later the clock went back (a
+    # power cut on a Pi without a battery clock) and a fresh phase started: its timer
+    # ends before the undo's time stamp, but it was never held, so after a restart from
+    # the data folder it runs out as it would have without the restart.
+    session = tales(journal, clock)
+    clock.advance(10)
+    session.act({"type": "pause"})
+    session.undo()
+    clock.advance(-1800)
+    started = session.act({"type": "next"})  # Deployment by hand: a fresh 90 s
+    journal.close()
+    clock.advance(91)
+    with Journal(tmp_path) as again:
+        restarted = Session(again, clock=clock)
+        ticked = restarted.tick()
+        assert ticked is not None, "the restart held back a timer no undo had held"
+        assert (ticked["phase"], ticked["version"]) == ("wars", started["version"] + 1)
+
+
+def test_a_restart_keeps_holding_the_timers_end_after_more_actions(tmp_path, journal, clock):
+    # Deployment ran out and moved on; the host took that back to enter the realms, so
+    # the deploys that follow the undo must not let the timeout come back, live or
+    # after a restart.
+    session = tales(journal, clock)
+    session.act({"type": "next"})  # Deployment, 90 s
+    clock.advance(91)
+    assert session.tick()["phase"] == "wars"
+    session.undo()
+    session.act({"type": "deploy", "player": 0, "front": [], "back": []})
+    assert session.tick() is None
+    journal.close()
+    clock.advance(30)
+    with Journal(tmp_path) as again:
+        restarted = Session(again, clock=clock)
+        assert restarted.tick() is None
+        assert restarted.state()["phase"] == "deployment"

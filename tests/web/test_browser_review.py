@@ -262,3 +262,56 @@ def test_the_chart_of_a_finished_paper_tales_game_has_no_fifth_turn(browser, liv
     phone.wait_for_selector(f'#board[data-version="{version + 1}"]')
     assert phone.locator("#chart .chart-axis").last.text_content() == "end"  # was "turn 5"
     phone.context.close()
+
+
+@pytest.mark.parametrize("game, option, words", [
+    ("sorry-21", "longer", "8 flips"),
+    ("paper-tales", "auto_advance", "runs out"),
+    ("toss-up", "target", "final round"),
+])
+def test_the_new_game_form_says_what_each_option_does(browser, live_server, game, option, words):
+    page = open_host(browser, live_server)
+    page.select_option("#game-select", game)
+    hint = page.locator(f'#options .field[data-name="{option}"] .hint')
+    assert hint.is_visible() and words in hint.inner_text()
+    assert not page.js_errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_the_roll_buttons_stay_put_while_the_host_counts_the_dice(browser, live_server, width):
+    # "0 of 10 dice counted: 10 to go" took two lines and "6 of 10 ..." one, so Record
+    # roll and Bank jumped under the host's thumb between taps
+    assert live_server.request("POST", "/api/games", {"game": "toss-up",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    page = open_host(browser, live_server)
+    page.set_viewport_size({"width": width, "height": 844})
+    page.wait_for_selector("#record-roll")
+    where = [page.locator("#record-roll").bounding_box()["y"]]
+    for colour, taps in (("green", 6), ("yellow", 3), ("red", 1)):
+        for _ in range(taps):
+            page.click(f".stepper.{colour} .plus")
+        where.append(page.locator("#record-roll").bounding_box()["y"])
+    assert page.inner_text("#dice-check") == "All 10 dice counted"
+    assert len(set(where)) == 1, where
+    assert not page.js_errors
+    page.context.close()
+
+
+def test_paper_tales_first_phase_asks_for_its_timer_before_the_next_phase(browser, live_server):
+    # Turn 1's Recruitment waits for Start timer, yet Next phase was the big blue button:
+    # a host who tapped it to begin skipped Recruitment
+    assert live_server.request("POST", "/api/games", {"game": "paper-tales",
+                                                      "players": ["Ann", "Ben"]})[0] == 201
+    host = open_host(browser, live_server)
+    host.wait_for_selector("#timer-toggle")
+    assert "primary" in host.get_attribute("#timer-toggle", "class")
+    assert "primary" not in host.get_attribute("#next-phase", "class")
+    assert host.inner_text(".turn-meta") == "The timer waits: tap Start timer when everyone is ready"
+    host.click("#timer-toggle")
+    host.wait_for_selector('body[data-version="2"]')
+    assert "primary" not in host.get_attribute("#timer-toggle", "class")
+    assert "primary" in host.get_attribute("#next-phase", "class")
+    assert host.inner_text(".turn-meta") == "Everyone plays at once"
+    assert not host.js_errors
+    host.context.close()

@@ -113,3 +113,63 @@ def test_the_cookies_setup_helper_is_open_on_a_tv(browser, live_server):
     assert page.evaluate("document.documentElement.scrollHeight <= innerHeight")  # still fits
     assert not page.js_errors
     page.context.close()
+
+
+#: The join QR card, the chart card and every other card of the board, in CSS pixels.
+BOXES = """() => { const box = (el) => { const r = el.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+  const cards = [...document.querySelectorAll('#board .panel > * , #board .panel > .main > *, #board .panel > .side > *')]
+    .filter((el) => !el.matches('.main, .side, .tv-join') && getComputedStyle(el).display !== 'contents');
+  const chart = document.querySelector('#chart');
+  return {join: box(document.querySelector('.tv-join')), chart: chart && box(chart),
+          cards: cards.map(box), width: innerWidth, height: innerHeight,
+          scrolls: document.documentElement.scrollHeight > innerHeight}; }"""
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["left"] < b["right"] and b["left"] < a["right"] and \
+        a["top"] < b["bottom"] and b["top"] < a["bottom"]
+
+
+def toss_up_turns(turns: int) -> list[dict[str, Any]]:
+    """Whole turns (two rolls and a bank each), then the next player's first roll."""
+    actions: list[dict[str, Any]] = []
+    for n in range(turns):
+        actions += [{"type": "roll", "green": 6, "yellow": 3, "red": 1},
+                    {"type": "roll", "green": 1 + n % 3, "yellow": 3 - n % 3, "red": 0},
+                    {"type": "bank"}]
+    return [*actions, {"type": "roll", "green": 5, "yellow": 4, "red": 1}]
+
+
+@pytest.mark.parametrize("size", [TV, {"width": 1280, "height": 720}])
+@pytest.mark.parametrize("players", [3, 6])
+def test_the_join_code_sits_under_toss_ups_chart_not_in_a_strip_of_its_own(
+        browser, live_server, players, size):
+    # The QR code had a strip of its own down the right edge, 250 px wide with nothing
+    # above it; under the chart it leaves that width to the cards and their type.
+    names = ["Ann", "Bartholomew", "Cleo", "Dmitri", "Eve", "Fatima"][:players]
+    version = start(live_server, "toss-up", names, *toss_up_turns(2 * players))
+    page = browser.new_context(viewport=size).new_page()
+    page.goto(live_server.url + "/tv")
+    page.wait_for_selector(f'#board[data-version="{version}"]')
+    boxes = page.evaluate(BOXES)
+    snap(page, f"tv-join-{players}-{size['width']}")
+    join, chart = boxes["join"], boxes["chart"]
+    assert chart["right"] >= boxes["width"] - 60, "the cards leave a strip at the right edge"
+    assert chart["left"] - 2 <= join["left"] and join["right"] <= chart["right"] + 2
+    assert join["top"] >= chart["bottom"], "the QR code is under the chart"
+    assert join["bottom"] <= boxes["height"] and not boxes["scrolls"]
+    assert not any(overlaps(join, card) for card in boxes["cards"])
+    page.context.close()
+
+
+def test_five_paper_tales_realms_keep_the_join_code_clear_of_every_card(browser, live_server):
+    # Both columns are full there: the code keeps its strip beside them, covering nothing
+    version = start(live_server, "paper-tales", ["Ann", "Bartholomew", "Cleo", "Dmitri", "Eve"],
+                    {"type": "start"}, {"type": "next"})
+    page = open_tv(browser, live_server, version)
+    boxes = page.evaluate(BOXES)
+    assert boxes["join"]["bottom"] <= boxes["height"] and not boxes["scrolls"]
+    assert not any(overlaps(boxes["join"], card) for card in boxes["cards"])
+    assert not page.js_errors
+    page.context.close()

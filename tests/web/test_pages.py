@@ -126,3 +126,14 @@ def test_everything_but_a_browsers_page_gets_json(client, path, accept):
     answer = client.get(path, headers={"Accept": accept})
     assert answer.status_code == 404
     assert answer.get_json() == {"error": "There is nothing at this address."}
+
+
+def test_every_games_options_say_what_they_do_in_the_catalog():
+    # The new-game form showed "Longer" or "Auto advance" beside a bare checkbox: the host
+    # had to know the docs to guess what it changes.
+    from web.pages import game_catalog
+
+    for game in game_catalog():
+        hints = game["option_hints"]
+        assert set(hints) == set(game["options"]), game["id"]
+        assert all(isinstance(text, str) and text.endswith(".") for text in hints.values())

@@ -59,7 +59,8 @@ const NewGame = {
     if (!game) return;
     document.getElementById("game-hint").textContent = game.min_players + " to " + game.max_players + " players";
     while (this.names().length < game.min_players) this.addPlayer("");
-    fill(document.getElementById("options"), Object.entries(game.options).map(([name, value]) => this.option(name, value)));
+    fill(document.getElementById("options"), Object.entries(game.options).map(([name, value]) =>
+      this.option(name, value, (game.option_hints || {})[name])));
     this.keepOptions(Host.state);
     this.refreshButtons();
   },
@@ -82,12 +83,14 @@ const NewGame = {
   },
 
   /** The field of one option, from its default: a number, a yes/no, a group of numbers
-   *  (Paper Tales' seconds per phase), or a list left empty for the game's default. */
-  option(name, value) {
+   *  (Paper Tales' seconds per phase), or a list left empty for the game's default; with
+   *  the game's one line on what it does (`hint`, the catalogue's option_hints). */
+  option(name, value, hint) {
+    const says = hint ? h("p", {class: "hint option-hint", text: hint}) : null;
     if (value && typeof value === "object" && !Array.isArray(value)) {
       const words = name.replace(/_/g, " ");
       return h("fieldset", {class: "field option-group", dataset: {name, kind: "group"}},
-        h("legend", {text: words.charAt(0).toUpperCase() + words.slice(1)}),
+        h("legend", {text: words.charAt(0).toUpperCase() + words.slice(1)}), says,
         Object.entries(value).map(([key, v]) => fieldFor(key, {type: "integer", minimum: 0}, v)));
     }
     if (value === null || Array.isArray(value)) {
@@ -95,10 +98,12 @@ const NewGame = {
       const input = field.querySelector("input");
       input.placeholder = "Default";  // the rest wraps below: a phone's field cut it off
       input.dataset.kind = "list";
-      field.append(h("p", {class: "hint", text: "Leave empty for the default, or list names separated by commas."}));
+      field.append(says || "", h("p", {class: "hint", text: "Leave empty for the default, or list names separated by commas."}));
       return field;
     }
-    return fieldFor(name, {type: typeof value === "number" ? "integer" : typeof value}, value);
+    const field = fieldFor(name, {type: typeof value === "number" ? "integer" : typeof value}, value);
+    if (says) field.append(says);
+    return field;
   },
 
   /** The value of one option's field, or undefined to leave the game's default. */

@@ -74,38 +74,6 @@ function fitNames(board) {
   }
 }
 
-/** A TV is read from across the room: its type grows from the CSS size (which fits the
- *  longest game's most players) while the board still fits the screen and cuts no more
- *  words short than at that size, to twice that at most; names are fitted at each size
- *  tried (fitNames). Elsewhere only fitNames runs. */
-function fitTv(board) {
-  const root = document.documentElement;
-  if (!root.classList.contains("tv")) return fitNames(board);
-  let base = 0;
-  const set = (k) => { root.style.fontSize = document.body.style.fontSize = k ? base * k + "px" : ""; };
-  set(0);
-  base = parseFloat(getComputedStyle(root).fontSize);
-  fitNames(board);
-  // what can be cut short: elements that hide their overflow (the same at every size)
-  const clipping = [...board.querySelectorAll("*")].filter((el) => getComputedStyle(el).overflowX !== "visible");
-  const cut = () => clipping.filter((el) => el.scrollWidth > el.clientWidth);
-  const cutAtBase = new Set(cut());
-  const fits = () => {
-    fitNames(board);
-    return root.scrollHeight <= innerHeight && root.scrollWidth <= innerWidth
-      && cut().every((el) => cutAtBase.has(el));
-  };
-  if (innerWidth <= 700 || !fits()) return;
-  let low = 1, high = 2;
-  for (let i = 0; i < 4; i++) {  // within 1/16 of the largest size that fits
-    const mid = (low + high) / 2;
-    set(mid);
-    if (fits()) low = mid; else high = mid;
-  }
-  set(low);
-  fitNames(board);
-}
-
 /** Split a panel into its main column and a side column (scores, chart): one above the
  *  other in portrait, side by side in landscape. */
 function twoColumns(panel) {
@@ -191,13 +159,6 @@ function genericCue(event) {
     ? "Score corrected: " + event.player + " " + (event.delta > 0 ? "+" : "") + event.delta + (event.reason ? " (" + event.reason + ")" : "")
     : words[0];
   return {text, tone: words[1], sound: words[2]};
-}
-
-if (document.documentElement.classList.contains("tv") || document.body.classList.contains("tv")) {
-  document.documentElement.classList.add("tv");
-  document.body.append(h("aside", {class: "tv-join"},
-    h("img", {src: "/join.svg", alt: "QR code of this scoreboard's address", width: 160, height: 160}),
-    h("p", {text: "Scan to follow on your phone"})));
 }
 
 addEventListener("resize", () => fitTv(document.getElementById("board")));  // a phone turned

@@ -77,6 +77,14 @@ const Touch = {
 
   /** Pause/resume, +seconds and the extra buttons for a game's running timer.
    *  `opts.addWhilePaused: false` for a game that adds time only to a running timer. */
+  /** Whether a timer waits to be started, never run yet (Paper Tales' first phase): then
+   *  Start timer is the step to take, not what the other buttons do. */
+  timerWaits(state) {
+    const timer = state.timer;
+    return Boolean(timer && !timer.running && timer.remaining_at_pause > 0
+                   && timer.remaining_at_pause >= timer.duration);
+  },
+
   timerBar(state, send, extra, opts) {
     const timer = state.timer;
     const running = Boolean(timer && timer.running);
@@ -87,7 +95,7 @@ const Touch = {
         // what the button says, not "toggle": a tap after the timer button on the table
         // (or another host) changed it is refused, instead of undoing what they did
         Touch.act(running ? "Pause" : started ? "Resume" : "Start timer", {type: running ? "pause" : "resume"},
-                  send, {tone: "ghost", id: "timer-toggle"}),
+                  send, {tone: Touch.timerWaits(state) ? "primary" : "ghost", id: "timer-toggle"}),
         Touch.act("+30 s", {type: "add_time", seconds: 30}, send,
                   {tone: "ghost", id: "add-time", disabled: !running && opts && opts.addWhilePaused === false})),
       extra || null);

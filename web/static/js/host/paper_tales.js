@@ -79,11 +79,14 @@
   }
 
   function body(state, send, redraw) {
+    const waits = Touch.timerWaits(state);  // turn 1's Recruitment, until Start timer
     const parts = [h("div", {class: "turn-head"},
       h("p", {class: "turn-who", text: "Turn " + state.turn + " · " + title(state.phase)}),
-      h("p", {class: "turn-meta", text: state.times_up ? "Time's up" : "Everyone plays at once"}))];
+      h("p", {class: "turn-meta", text: state.times_up ? "Time's up"
+        : waits ? "The timer waits: tap Start timer when everyone is ready" : "Everyone plays at once"}))];
     if (state.phase === "tally") return [...parts, tally(state, send, redraw), ledger(state, send, redraw)];
-    parts.push(Touch.timerBar(state, send, Touch.act("Next phase →", {type: "next", phase: state.phase}, send, {id: "next-phase"})));
+    parts.push(Touch.timerBar(state, send, Touch.act("Next phase →", {type: "next", phase: state.phase}, send,
+                                                     {id: "next-phase", tone: waits ? "ghost" : "primary"})));
     if (state.phase === "deployment") parts.push(deploy(state, send, redraw));
     if (state.phase === "wars" && !state.wars) parts.push(wars(state, send, redraw));
     if (state.phase === "construction") parts.push(build(state, send, redraw));

@@ -34,7 +34,8 @@
                    disabled: counted >= inHand, onclick: () => { counts[c] += 1; redraw(); }})));
     let check;
     if (counted === inHand) check = ["ok", "All " + inHand + " dice counted"];
-    else if (counted < inHand) check = ["todo", counted + " of " + inHand + " dice counted: " + (inHand - counted) + " to go"];
+    // one line on a phone, like "All 10 dice counted": Record roll and Bank stay put as the host taps
+    else if (counted < inHand) check = ["todo", counted + " of " + inHand + " counted, " + (inHand - counted) + " to go"];
     else check = ["bad", counted + " counted, but only " + inHand + " dice in hand"];
     const roll = async () => {
       if (await send({type: "roll", green: counts.green, yellow: counts.yellow, red: counts.red})) reset();

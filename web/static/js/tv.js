@@ -1,0 +1,113 @@
+/* The scoreboard on a big screen (/tv or ?tv=1): read from across the room, never scrolled
+ * or tapped. Two jobs, both run after every render (scoreboard.js calls fitTv):
+ *  - the type grows from the CSS size while the board still fits the screen;
+ *  - the join QR code goes where the type can grow most: the foot of a column of the panel
+ *    with room below its cards (Toss Up!'s chart), so the cards use the screen's whole
+ *    width, else a strip of its own down the right edge (always there until this round,
+ *    with nothing above the code).
+ */
+"use strict";
+
+const Tv = {
+  join: null,  // the QR card, made once; each render moves it into the new panel
+  spot: null,  // {key, index}: where it went last, kept while the table's layout is the same
+  on: document.documentElement.classList.contains("tv") || document.body.classList.contains("tv"),
+};
+
+if (Tv.on) {
+  document.documentElement.classList.add("tv");
+  Tv.join = h("aside", {class: "tv-join", id: "tv-join"},
+    h("img", {src: "/join.svg", alt: "QR code of this scoreboard's address", width: 160, height: 160}),
+    h("p", {text: "Scan to follow on your phone"}));
+  document.body.append(Tv.join);  // until a render places it (hidden on a narrow screen)
+}
+
+/** The panel's columns as laid out now: its grid items (a .side shown as `contents` gives
+ *  its own children), left to right; [] when the panel is a single column. */
+function tvColumns(panel) {
+  const items = [...panel.children].filter((el) => el !== Tv.join)
+    .flatMap((el) => getComputedStyle(el).display === "contents" ? [...el.children] : [el]);
+  const lefts = new Set(items.map((el) => Math.round(el.getBoundingClientRect().left)));
+  return lefts.size > 1 ? items : [];
+}
+
+/** The places the QR card can go, each a function that puts it there: the foot of each of
+ *  the panel's columns, rightmost first (the other columns span its row too), then a strip
+ *  of its own down the screen's right edge (best when every column is full, like Paper
+ *  Tales' five players). */
+function joinSpots(board) {
+  const join = Tv.join;
+  const root = document.documentElement;
+  const panel = board.querySelector(":scope > .panel");
+  const columns = panel ? tvColumns(panel) : [];
+  const strip = () => {  // a strip of its own down the right edge, beside the board
+    for (const el of columns) el.style.gridRow = "";
+    join.style.gridColumn = "";
+    root.classList.add("tv-strip");
+    document.body.append(join);
+  };
+  const foot = (i) => () => {
+    root.classList.remove("tv-strip");
+    for (const [n, el] of columns.entries()) el.style.gridRow = n === i ? "" : "span 2";
+    join.style.gridColumn = String(i + 1);
+    panel.append(join);
+  };
+  return [...columns.map((_, i) => foot(i)).reverse(), strip];
+}
+
+/** A TV is read from across the room: its type grows from the CSS size (which fits the
+ *  longest game's most players) while the board still fits the screen and cuts no more
+ *  words short than at that size, to twice that at most; names are fitted at each size
+ *  tried (fitNames). The QR card goes where the type can grow most (the first of
+ *  joinSpots among equals), chosen again when the layout changes. Elsewhere only fitNames
+ *  runs. */
+function fitTv(board) {
+  const root = document.documentElement;
+  if (!root.classList.contains("tv")) return fitNames(board);
+  let base = 0;
+  const set = (k) => { root.style.fontSize = document.body.style.fontSize = k ? base * k + "px" : ""; };
+  set(0);
+  base = parseFloat(getComputedStyle(root).fontSize);
+  if (innerWidth <= 700) return fitNames(board);
+  const spots = Tv.join ? joinSpots(board) : [() => {}];
+  // every spot is tried only when the layout changes (game, players, columns, screen):
+  // a redraw within a game costs one fit, as before the QR card moved
+  const key = [board.dataset.game, board.querySelectorAll(".player").length, spots.length,
+               !!board.querySelector(".winner"), innerWidth, innerHeight].join();
+  const tried = Tv.spot && Tv.spot.key === key ? [Tv.spot.index] : spots.map((_, i) => i);
+  let best = {k: 0, index: tried[0]};
+  for (const index of tried) {
+    spots[index]();
+    const k = largestFit(board, set);
+    if (k > best.k) best = {k, index};
+  }
+  Tv.spot = {key, index: best.index};
+  spots[best.index]();
+  set(best.k);
+  fitNames(board);
+}
+
+/** The largest type scale from 1 to 2 (within 1/16) at which the board fits the screen and
+ *  cuts no more words short than at 1; 0 when it does not fit even at 1. */
+function largestFit(board, set) {
+  const root = document.documentElement;
+  set(1);
+  fitNames(board);
+  // what can be cut short: elements that hide their overflow (the same at every size)
+  const clipping = [...board.querySelectorAll("*")].filter((el) => getComputedStyle(el).overflowX !== "visible");
+  const cut = () => clipping.filter((el) => el.scrollWidth > el.clientWidth);
+  const cutAtBase = new Set(cut());
+  const fits = () => {
+    fitNames(board);
+    return root.scrollHeight <= innerHeight && root.scrollWidth <= innerWidth
+      && cut().every((el) => cutAtBase.has(el));
+  };
+  if (!fits()) return 0;
+  let low = 1, high = 2;
+  for (let i = 0; i < 4; i++) {
+    const mid = (low + high) / 2;
+    set(mid);
+    if (fits()) low = mid; else high = mid;
+  }
+  return low;
+}
