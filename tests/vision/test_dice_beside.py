@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import cv2
 
-from companion.dice_cmd import find_rate
-from tests.vision.dice_support import square, table
-from vision.dice import read_dice
+from tests.vision.dice_support import photo_find_rate, square, table
 from vision.dice_beside import beside_dice
-from vision.imageio import read_image
 
 SIDE = 30.0
 _LIGHT, _SMOKY = (200, 200, 198), (66, 64, 62)
@@ -71,8 +65,5 @@ def test_a_lone_spot_is_a_pip_only_when_as_big_as_a_ones(radius, dice):
 def test_a_photo_of_dark_dice_touching_finds_each():
     # a real photo (the studied half of tests/data/realdice-byler): a purple die against a
     # red one made one blob with the red die's top in it; the purple die was missed
-    suite = Path(__file__).resolve().parents[1] / "data" / "realdice-byler"
-    name = "img/IMG_20191209_095431.jpg"
-    boxes = json.loads((suite / "labels.json").read_text())["images"][name]["boxes"]
-    hits, false = find_rate(boxes, read_dice(read_image(suite / name)))
-    assert (hits, false) == (len(boxes), 0)
+    (hits, false), labelled = photo_find_rate("img/IMG_20191209_095431.jpg")
+    assert (hits, false) == (labelled, 0)
