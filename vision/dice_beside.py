@@ -80,6 +80,8 @@ def beside_dice(contours: Sequence[np.ndarray], work: np.ndarray, side: float,
         for i in inside:
             grown = (boxes[i] - centres[i]) * GROW + centres[i] - [x - 1, y - 1]
             cv2.fillConvexPoly(blob, np.round(grown).astype(np.int32), 0)
+        if cv2.distanceTransform(blob, cv2.DIST_L2, 3).max() < MIDDLE[0] * side:
+            continue  # nothing left holds a top's middle (most often side faces, shadow)
         rest = cv2.morphologyEx(blob, cv2.MORPH_OPEN, disc)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
         for j in range(1, n):
