@@ -186,8 +186,9 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
                                    body_colour=lambda box: _body_colour(work, box, params))
     dice += [_die(f, scale) for f in pick.unclaimed(
         doubtful, [(d.centre[0] * scale, d.centre[1] * scale) for d in dice], side)]
-    dice += _named(beside_dice(contours, work, side, [np.array(d.outline) * scale for d in dice],
-                               table_v=table_v, is_table=is_table), params, scale)
+    found = np.array([d.outline for d in dice], np.float32) * scale  # (N, 4, 2), work pixels
+    dice += _named(beside_dice(contours, work, side, found, table_v=table_v, is_table=is_table),
+                   params, scale)
     at = [(d.centre[0] * scale, d.centre[1] * scale) for d in dice]  # nor on a tray's rim
     dice = [d for d, c, band in zip(dice, at, is_on_band(work, mask, at, side))
             if not band and not is_inside(thin, c)]

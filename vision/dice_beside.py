@@ -37,7 +37,7 @@ MIDDLE = (0.38, 0.62)  # its middle this many edges from its border (as a pile's
 
 
 def beside_dice(contours: Sequence[np.ndarray], work: np.ndarray, side: float,
-                found: Sequence[np.ndarray], *, min_pips: float = 60.0,
+                found: np.ndarray | Sequence[np.ndarray], *, min_pips: float = 60.0,
                 table_v: Callable[[tuple[float, float]], float] | None = None,
                 is_table: Callable[[tuple, tuple[float, float]], bool] | None = None
                 ) -> list[tuple[np.ndarray, tuple[float, float], np.ndarray, tuple[int, int]]]:
@@ -48,26 +48,24 @@ def beside_dice(contours: Sequence[np.ndarray], work: np.ndarray, side: float,
     contours : outer outlines of the foreground blobs (``dice_measure.outer_contours``)
     work : BGR working image
     side : die edge length in working pixels
-    found : outlines (4, 2) of the dice found, working pixels (x, y)
+    found : outlines of the dice found, (N, 4, 2) or N arrays (4, 2), working pixels (x, y)
     min_pips, table_v, is_table : as ``dice_piles.pile_dice``
 
     Returns
     -------
     list of (box, centre, hsv, origin) as ``dice_blobs.square_blobs`` gives them
     """
-    if not found:
-        return []
-    boxes = [np.asarray(b, np.float32).reshape(-1, 2) for b in found]
-    centres = np.array([b.mean(axis=0) for b in boxes])
     face = side * side
+    big = [(cnt, a) for cnt in contours if (a := cv2.contourArea(cnt)) >= (1 + REST) * face]
+    if not big or not len(found):  # (no blob bigger than a die and a bit: nothing to do)
+        return []
+    boxes = np.asarray(found, np.float32).reshape(-1, 4, 2)
+    centres = boxes.mean(axis=1)
     k = max(3, int(round(OPEN * side)) | 1)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     out: list = []
     seen = list(centres)
-    for cnt in contours:
-        area = cv2.contourArea(cnt)
-        if area < (1 + REST) * face:
-            continue
+    for cnt, area in big:
         x, y, w, h = cv2.boundingRect(cnt)
         inside = np.flatnonzero((centres[:, 0] >= x) & (centres[:, 0] < x + w)
                                 & (centres[:, 1] >= y) & (centres[:, 1] < y + h))
