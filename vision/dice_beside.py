@@ -21,6 +21,7 @@ import cv2
 
 from vision.dice_blobs import inner_contrast
 from vision.dice_faces import percentile
+from vision.dice_gate import PER_TOP
 from vision.dice_piles import die_at
 
 GROW = 1.25  # a die found accounts for its top's box grown this much about its centre
@@ -71,8 +72,9 @@ def beside_dice(contours: Sequence[np.ndarray], work: np.ndarray, side: float,
                                 & (centres[:, 1] >= y) & (centres[:, 1] < y + h))
         inside = [i for i in inside if cv2.pointPolygonTest(
             cnt, (float(centres[i, 0]), float(centres[i, 1])), False) >= 0]
-        if not inside or area < (len(inside) + REST) * face:
-            continue
+        if not inside or not (len(inside) + REST) * face <= area <= (
+                len(inside) + 1) * PER_TOP * face:
+            continue  # too little left for a die, or far more: a hand, a card, a tray
         blob = np.zeros((h + 2, w + 2), np.uint8)
         cv2.drawContours(blob, [cnt - [x - 1, y - 1]], -1, 255, cv2.FILLED)
         for i in inside:
