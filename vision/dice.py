@@ -41,6 +41,7 @@ from vision.dice_shade import shaded_light
 from vision.dice_measure import blob_stats, outer_contours
 from vision.dice_other import is_table_streak
 from vision.dice_piles import pile_dice
+from vision.dice_beside import beside_dice
 from vision.dice_split import guess_side, split_blocks
 from vision.dice_thin import is_inside, is_on_band, thin_blobs
 from vision.dice_tint import light_body_mark
@@ -181,19 +182,21 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     doubtful = [t for t, d in zip(tops, doubt) if d]  # otherwise (below)
     tops = [t for t, d in zip(tops, doubt) if not d]
     dice = [_die(f, scale) for f in tops]
+    table_v = lambda c: float(_table_at(table, c, step).max())  # noqa: E731
+    is_table = lambda bgr, c: pick.is_table_tint(bgr, _table_at(table, c, step), lambda: (  # noqa: E731
+        is_table_colour(bgr, threshold=params.fg_threshold, model=model)))
     if not is_explained(contours, [t.centre for t in tops], side):  # else none is left
-        dice += _blob_dice(
-            mask, contours, work, side, tops, params, scale, grid,
-            table_v=lambda c: float(_table_at(table, c, step).max()), half=half,
-            cloth=cloth,
-            is_table=lambda bgr, c: pick.is_table_tint(bgr, _table_at(table, c, step), lambda: (
-                is_table_colour(bgr, threshold=params.fg_threshold, model=model))))
+        dice += _blob_dice(mask, contours, work, side, tops, params, scale, grid,
+                           table_v=table_v, half=half, cloth=cloth, is_table=is_table)
         dice += _pip_dice(work, side, dice, scale, params)
         if cloth:
             dice += cloth_pip_dice(work, side, contours, dice, scale, cloth=cloth,
                                    body_colour=lambda box: _body_colour(work, box, params))
     dice += [_die(f, scale) for f in pick.unclaimed(
         doubtful, [(d.centre[0] * scale, d.centre[1] * scale) for d in dice], side)]
+    found = np.array([d.outline for d in dice], np.float32) * scale  # (N, 4, 2), work pixels
+    dice += _named(beside_dice(contours, work, side, found, table_v=table_v, is_table=is_table),
+                   params, scale)
     at = [(d.centre[0] * scale, d.centre[1] * scale) for d in dice]  # nor on a tray's rim
     dice = [d for d, c, band in zip(dice, at, is_on_band(work, mask, at, side))
             if not band and not is_inside(thin, c)]
@@ -248,7 +251,6 @@ def _blob_dice(mask: np.ndarray, contours: tuple, work: np.ndarray, side: float,
     ``half`` is ``work`` at half size, if at hand;
     ``is_table`` tells a table colour (BGR) at a point for the piles' peaks; ``cloth``
     holds the table's Toss Up colour classes (dice of them: ``dice_cells``)."""
-    out: list[Die] = []
     taken = [t.centre for t in tops]
 
     def lit(blobs: list) -> list:  # a square of the cloth's colour in shade is no die
@@ -266,6 +268,13 @@ def _blob_dice(mask: np.ndarray, contours: tuple, work: np.ndarray, side: float,
     # dice lying against each other (or against their shadows): one blob, several peaks
     found += pile_dice(mask, work, side, taken + [c for _, c, _, _ in found], table_v=table_v,
                        is_table=is_table, contours=contours)
+    return _named(found, params, scale)
+
+
+def _named(found: list, params: DiceParams, scale: float) -> list[Die]:
+    """Dice found as squares (box, centre, hsv crop, crop origin; working pixels) as Dice
+    in frame pixels, each named by the colour covering most of its box."""
+    out: list[Die] = []
     for box, centre, hsv, (x0, y0) in found:
         cls = faces_.class_map(hsv, params.hue_edges, min_sat=params.min_sat,
                                light_value=params.light_value, min_value=params.min_value)

@@ -67,7 +67,7 @@ def pile_dice(mask: np.ndarray, work: np.ndarray, side: float,
             if any(np.hypot(*(centre - s)) < 0.9 * side for s in seen):
                 continue
             beside = any(np.hypot(*(centre - s)) < 1.5 * side for s in seen)
-            found = _die_at(work, centre, side, min_pips,
+            found = die_at(work, centre, side, min_pips,
                             table_v(tuple(centre)) if table_v else None, is_table,
                             pips=beside)
             if found is not None:
@@ -96,7 +96,7 @@ def _peaks(cnt: np.ndarray, side: float) -> list[np.ndarray]:
     return peaks
 
 
-def _die_at(work: np.ndarray, centre: np.ndarray, side: float, min_pips: float,
+def die_at(work: np.ndarray, centre: np.ndarray, side: float, min_pips: float,
             table: float | None, is_table: Callable | None = None, *, pips: bool = False):
     """A die-sized square at ``centre`` as (box, centre, hsv, origin), or None without
     pips, or when it is a shadow: everything in its middle, pips too, clearly darker than

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 
 import cv2
+
+from companion.dice_cmd import find_rate
+from vision.dice import read_dice
+from vision.imageio import read_image
 
 GREEN, YELLOW, RED = (50, 160, 40), (30, 205, 235), (45, 40, 200)
 BLUE, BLACK, WHITE = (170, 80, 25), (35, 35, 38), (235, 235, 232)
@@ -86,3 +93,11 @@ def face(**kw):
                 corners=1.38)
     base.update(kw)
     return Face(**base)
+
+
+def photo_find_rate(name: str) -> tuple[tuple[int, int], int]:
+    """One photo of ``tests/data/realdice-byler`` read: ((boxes holding a die found, false
+    finds), boxes labelled), as ``companion eval`` counts them."""
+    suite = Path(__file__).resolve().parents[1] / "data" / "realdice-byler"
+    boxes = json.loads((suite / "labels.json").read_text())["images"][name]["boxes"]
+    return find_rate(boxes, read_dice(read_image(suite / name))), len(boxes)

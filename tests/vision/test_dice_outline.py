@@ -3,21 +3,15 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 
 import cv2
 
-from companion.dice_cmd import find_rate
-from tests.vision.dice_support import face
-from vision.dice import read_dice
+from tests.vision.dice_support import face, photo_find_rate
 from vision.dice_measure import outer_contours
 from vision.dice_outline import lone_dice, outline_floor
 from vision.dice_pick import die_side
 from vision.dice_size import die_side_on_table
-from vision.imageio import read_image
 
 _KW = dict(max_aspect=1.75, min_fill=0.62, min_edge=40.0)
 
@@ -118,8 +112,5 @@ def test_one_square_blob_alone_bounds_nothing():
 def test_a_photo_of_five_dice_on_a_white_table_counts_each_die_once():
     # a real photo (the studied half of tests/data/realdice-byler): red, blue and white
     # dice whose votes were mostly their pieces, so two dice were each counted twice
-    suite = Path(__file__).resolve().parents[1] / "data" / "realdice-byler"
-    name = "img/IMG_20191209_100116.jpg"
-    boxes = json.loads((suite / "labels.json").read_text())["images"][name]["boxes"]
-    hits, false = find_rate(boxes, read_dice(read_image(suite / name)))
-    assert (hits, false) == (len(boxes), 0)
+    (hits, false), labelled = photo_find_rate("img/IMG_20191209_100116.jpg")
+    assert (hits, false) == (labelled, 0)
