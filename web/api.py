@@ -85,8 +85,11 @@ def act() -> Any:
 @bp.post("/undo")
 @host_required
 def undo() -> Any:
-    """Undo the last action of the running game."""
-    return jsonify(_session().undo()), 200, _NO_STORE
+    """Undo the last action of the running game; an optional ``{"version": n}`` body is the
+    state the host saw (a stale one is refused with 409, so one mistake is undone once)."""
+    data = request.get_json(silent=True) if request.content_length else None
+    version = data.get("version") if isinstance(data, dict) else None
+    return jsonify(_session().undo(version)), 200, _NO_STORE
 
 
 @bp.post("/camera/confirm")
