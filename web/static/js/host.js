@@ -15,7 +15,10 @@ const Host = {
   state: null,
   busy: false,
 
+  /** POST `body` to `path`; resolves to true when accepted. While one request is on its way
+   *  another is not sent (a double tap records one roll), and false is returned at once. */
   async post(path, body) {
+    if (this.busy) return false;
     this.showError(null);
     this.busy = true;
     try {
@@ -30,7 +33,14 @@ const Host = {
     }
   },
 
-  send(action) { return Host.post("/api/actions", action); },
+  /** Send an action for the version shown: if the game moved on meanwhile (another host,
+   *  the table's buttons), the companion refuses it (409) instead of applying it twice. */
+  send(action) { return Host.post("/api/actions", Host.seen(action)); },
+
+  /** `body` with the version of the state this page shows, when it shows one. */
+  seen(body) {
+    return Host.state && typeof Host.state.version === "number" ? {...body, version: Host.state.version} : body;
+  },
 
   showError(text) {
     const el = document.getElementById("error");
@@ -215,7 +225,7 @@ function readField(input) {
   return input.value;
 }
 
-document.getElementById("undo").addEventListener("click", () => Host.post("/api/undo"));
+document.getElementById("undo").addEventListener("click", () => Host.post("/api/undo", Host.seen({})));
 
 // The live picture streams only while its card is open (it costs the Pi nothing otherwise).
 document.getElementById("preview-card").addEventListener("toggle", (e) => {

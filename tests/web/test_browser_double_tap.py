@@ -1,0 +1,77 @@
+"""Headless Chromium: a double tap on the host page sends its action once.
+
+A first user double-tapped "Record roll" in Toss Up! and the roll was recorded twice (a
+red light then passed the next player's turn silently); a double-tapped Bank said "Ben
+must roll before banking"; two Undo taps for one mistake took back two actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.browser_support import unlock_host
+
+pytestmark = pytest.mark.browser
+
+#: Two taps in one go, before the first request can come back.
+DOUBLE_TAP = "(sel) => { const b = document.querySelector(sel); b.click(); b.click(); }"
+
+
+def open_host(browser: Any, live_server: Any) -> Any:
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page.goto(live_server.url + "/login")
+    return unlock_host(page, live_server)
+
+
+def wait_version(page: Any, version: int) -> None:
+    page.wait_for_selector(f'body[data-version="{version}"]')
+
+
+def test_double_taps_record_one_roll_one_bank_one_undo(browser, live_server):
+    live_server.request("POST", "/api/games", {"game": "toss-up", "players": ["Ann", "Ben"]})
+    page = open_host(browser, live_server)
+    wait_version(page, 1)
+    for _ in range(3):
+        page.click("#controls .stepper.green .step.plus")
+    for _ in range(4):
+        page.click("#controls .stepper.yellow .step.plus")
+    for _ in range(3):
+        page.click("#controls .stepper.red .step.plus")
+    page.evaluate(DOUBLE_TAP, "#record-roll")
+    wait_version(page, 2)
+    state = live_server.request("GET", "/api/state")[1]
+    assert state["turn"]["rolls"] == 1 and state["version"] == 2
+
+    page.evaluate(DOUBLE_TAP, "#bank")
+    wait_version(page, 3)
+    assert page.locator("#error").is_hidden()  # no "Ben must roll before banking"
+    state = live_server.request("GET", "/api/state")[1]
+    assert state["version"] == 3 and state["players"][0]["score"] == 3
+
+    page.evaluate(DOUBLE_TAP, "#undo")
+    wait_version(page, 4)
+    page.wait_for_timeout(300)  # a second undo, if sent, would land now
+    state = live_server.request("GET", "/api/state")[1]
+    assert state["version"] == 4 and state["turn"]["rolls"] == 1 and state["current"] == 0
+    assert page.js_errors == []
+
+
+def test_the_host_page_sends_the_version_it_shows(browser, live_server):
+    live_server.request("POST", "/api/games", {"game": "toss-up", "players": ["Ann", "Ben"]})
+    page = open_host(browser, live_server)
+    wait_version(page, 1)
+    sent: list[Any] = []
+    page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/api/undo")
+            or r.url.endswith("/api/actions") else None)
+    live_server.request("POST", "/api/actions", {"type": "roll", "green": 3, "yellow": 4, "red": 3})
+    wait_version(page, 2)
+    with page.expect_response("**/api/actions"):
+        page.click("#bank")
+    wait_version(page, 3)
+    with page.expect_response("**/api/undo"):
+        page.click("#undo")
+    assert sent == [{"type": "bank", "version": 2}, {"version": 3}]
