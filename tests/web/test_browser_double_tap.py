@@ -75,3 +75,19 @@ def test_the_host_page_sends_the_version_it_shows(browser, live_server):
     with page.expect_response("**/api/undo"):
         page.click("#undo")
     assert sent == [{"type": "bank", "version": 2}, {"version": 3}]
+
+
+def test_the_unreachable_banner_goes_when_the_stream_reopens(browser, live_server):
+    """The companion is back but nothing changed meanwhile (same version): no new state
+    comes, yet the red banner must go once the live stream is open again."""
+    live_server.request("POST", "/api/games", {"game": "toss-up", "players": ["Ann", "Ben"]})
+    live_server.request("POST", "/api/actions", {"type": "roll", "green": 3, "yellow": 4, "red": 3})
+    page = open_host(browser, live_server)
+    wait_version(page, 2)
+    page.route("**/api/actions", lambda route: route.abort())  # the Wi-Fi drops
+    page.click("#bank")
+    page.wait_for_selector("#error:has-text('cannot be reached')")
+    page.unroute("**/api/actions")
+    page.evaluate("() => Live.open()")  # what EventSource does when it reconnects
+    page.wait_for_selector("#error", state="hidden")
+    assert live_server.request("GET", "/api/state")[1]["version"] == 2

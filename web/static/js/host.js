@@ -233,6 +233,11 @@ document.getElementById("preview-card").addEventListener("toggle", (e) => {
   if (e.target.open) img.src = "/api/camera/preview.mjpeg";
   else img.removeAttribute("src");
 });
+// The stream reopened: the companion is back, even when no new state comes with it (the
+// version did not change while it was away), so its "cannot be reached" banner goes.
+addEventListener("companion:back", () => {
+  if (document.getElementById("error").textContent === UNREACHABLE) Host.showError(null);
+});
 // A picture streaming when the companion went away stopped (black after a restart): reopen.
 addEventListener("companion:back", () => {
   const img = document.getElementById("preview");
