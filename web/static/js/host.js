@@ -166,7 +166,8 @@ function previewNotice(camera) {
 function statusLine(state) {
   if (!state.game) return h("p", {class: "status-text", text: "No game running yet."});
   if (state.over) {
-    return h("p", {class: "status-text", text: "Game over: " + (state.winners.join(" & ") || "no winner") + " won."});
+    return h("p", {class: "status-text", text: "Game over: " + (state.winners.join(" & ") || "no winner") + " won."
+                                                + (state.tie_break ? " " + state.tie_break : "")});
   }
   return h("div", {class: "status-line"},
     h("p", {class: "label", text: "Scores"}),

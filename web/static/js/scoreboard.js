@@ -127,6 +127,7 @@ function winnerBanner(state) {
     h("div", {class: "winner-cup", "aria-hidden": "true"}),
     h("p", {class: "winner-title", text: title}),
     h("p", {class: "winner-names", text: names.join(" & ") || "Game over"}),
+    state.tie_break ? h("p", {class: "winner-why", id: "tie-break", text: state.tie_break}) : null,  // Paper Tales: won on Gold
     h("ol", {class: "final"}, standings(state).map((p) =>
       h("li", {class: names.includes(p.name) ? "won" : ""},
         h("span", {class: "final-name", title: p.name, text: p.name}),

@@ -1,4 +1,6 @@
-"""Headless Chromium: a double tap on the host page sends its action once.
+"""Headless Chromium on what a first-time user's review found (session 11): a double tap
+sends its action once, the "cannot be reached" banner goes when the stream is back, a
+Paper Tales tie says it was won on Gold, and the smaller wording points.
 
 A first user double-tapped "Record roll" in Toss Up! and the roll was recorded twice (a
 red light then passed the next player's turn silently); a double-tapped Bank said "Ben
@@ -7,6 +9,7 @@ must roll before banking"; two Undo taps for one mistake took back two actions.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -91,3 +94,22 @@ def test_the_unreachable_banner_goes_when_the_stream_reopens(browser, live_serve
     page.evaluate("() => Live.open()")  # what EventSource does when it reconnects
     page.wait_for_selector("#error", state="hidden")
     assert live_server.request("GET", "/api/state")[1]["version"] == 2
+
+
+def test_a_paper_tales_tie_says_it_was_won_on_gold(browser, live_server):
+    live_server.request("POST", "/api/games", {"game": "paper-tales", "players": ["Ann", "Ben"]})
+    live_server.request("POST", "/api/actions", {"type": "gold", "player": 0, "amount": 12})
+    while live_server.request("GET", "/api/state")[1]["phase"] != "tally":
+        assert live_server.request("POST", "/api/actions", {"type": "next"})[0] == 200
+    status, state = live_server.request("POST", "/api/actions",
+                                        {"type": "tally", "building_lp": [4, 4]})
+    assert status == 200 and state["winners"] == ["Ann"]
+    sentence = "Ann wins the tie on Gold: 23 to 11."
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(live_server.url + "/")
+    assert phone.text_content("#tie-break") == sentence
+    host = open_host(browser, live_server)
+    host.wait_for_selector("#status .status-text")
+    assert sentence in host.text_content("#status")
+    if os.environ.get("COMPANION_SHOTS"):
+        phone.screenshot(path=os.path.join(os.environ["COMPANION_SHOTS"], "tie_break.png"))
