@@ -113,3 +113,36 @@ def test_a_paper_tales_tie_says_it_was_won_on_gold(browser, live_server):
     assert sentence in host.text_content("#status")
     if os.environ.get("COMPANION_SHOTS"):
         phone.screenshot(path=os.path.join(os.environ["COMPANION_SHOTS"], "tie_break.png"))
+
+
+def test_paper_tales_timer_words_and_recent_wars(browser, live_server):
+    live_server.request("POST", "/api/games", {"game": "paper-tales", "players": ["Ann", "Ben"],
+                                               "options": {"phase_seconds": {"recruitment": 26}}})
+    host = open_host(browser, live_server)
+    host.wait_for_selector("#host-clock")
+    pass  # minutes and seconds, not a bare "26"
+    while live_server.request("GET", "/api/state")[1]["phase"] != "wars":
+        assert live_server.request("POST", "/api/actions", {"type": "next"})[0] == 200
+    host.wait_for_selector("#no-timer")
+    assert host.text_content("#no-timer") == "No timer in this phase"
+    assert host.is_disabled("#timer-toggle") and host.is_disabled("#add-time")
+    assert live_server.request("POST", "/api/actions", {"type": "wars", "strengths": [3, 1]})[0] == 200
+    host.wait_for_selector("#recent li:has-text('Wars scored')")
+    first = host.locator("#recent li .recent-what").first.text_content()
+    assert first == "Wars scored: Ann 3, Ben 1"
+    assert host.js_errors == []
+
+
+def test_sorry_play_2_offers_only_number_cards(browser, live_server):
+    live_server.request("POST", "/api/games", {"game": "sorry-21", "players": ["Ann", "Ben", "Cy"]})
+    assert live_server.request("POST", "/api/actions", {"type": "play", "card": "play-2"})[0] == 200
+    host = open_host(browser, live_server)
+    host.wait_for_selector("#play2-hint")
+    assert host.text_content("#play2-hint") == "Play 2: only number cards until 2 more are played."
+    for card in ("slide-10", "switch", "draw-2", "play-2"):
+        assert host.is_disabled(f'#controls button[data-value=\'"{card}"\']'), card
+    assert not host.is_disabled('#controls button[data-value=\'"number-5"\']')
+    assert host.locator("#controls summary:has-text('SORRY!')").count() == 0
+    host.click('#controls button[data-value=\'"number-5"\']')
+    host.wait_for_selector("#play2-hint:has-text('until 1 more is played')")
+    assert host.js_errors == []

@@ -82,14 +82,15 @@ const Touch = {
     const running = Boolean(timer && timer.running);
     const started = timer && !running && typeof timer.remaining_at_pause === "number" && timer.remaining_at_pause < timer.duration;
     return h("div", {class: "timer-bar"},
-      h("div", {class: "timer-big"}, timerView(timer, "host-clock") || h("span", {class: "clock paused none", text: "no timer"})),
+      h("div", {class: "timer-big"}, timerView(timer, "host-clock")
+        || h("span", {class: "clock paused none", id: "no-timer", text: state.phase ? "No timer in this phase" : "No timer"})),
       h("div", {class: "action-row"},
         // what the button says, not "toggle": a tap after the timer button on the table
         // (or another host) changed it is refused, instead of undoing what they did
         Touch.act(running ? "Pause" : started ? "Resume" : "Start timer", {type: running ? "pause" : "resume"},
-                  send, {tone: "ghost", id: "timer-toggle"}),
+                  send, {tone: "ghost", id: "timer-toggle", disabled: !timer}),
         Touch.act("+30 s", {type: "add_time", seconds: 30}, send,
-                  {tone: "ghost", id: "add-time", disabled: !running && opts && opts.addWhilePaused === false})),
+                  {tone: "ghost", id: "add-time", disabled: !timer || (!running && opts && opts.addWhilePaused === false)})),
       extra || null);
   },
 };
