@@ -22,9 +22,11 @@ const Host = {
     this.showError(null);
     this.busy = true;
     try {
+      // a request lost on the way (Wi-Fi gone) ends after 15 s, so taps are not ignored for ever
+      const signal = typeof AbortSignal.timeout === "function" ? AbortSignal.timeout(15000) : undefined;
       const {ok, data} = await askCompanion(path, {
         method: "POST", headers: {"Content-Type": "application/json"},
-        body: JSON.stringify(body || {}),
+        body: JSON.stringify(body || {}), signal,
       }, (text) => this.showError(text));
       if (ok) Live.accept(data);
       return ok;
