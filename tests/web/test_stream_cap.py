@@ -7,14 +7,11 @@ the host's own stream may use a few reserved slots, and state and undo still ans
 from __future__ import annotations
 
 import socket
-import threading
 from typing import Iterator
 
 import pytest
 
-from web import make_server
-
-from .conftest import PIN, LiveServer, close_app, make_app
+from .conftest import PIN, LiveServer, close_app, make_app, serve_live
 
 
 @pytest.fixture
@@ -22,15 +19,8 @@ def small_server(tmp_path) -> Iterator[LiveServer]:
     """A real server with 8 threads and room for 3 streams (+1 for the host)."""
     app = make_app(tmp_path / "cap", SSE_MAX_SECONDS=None, SSE_KEEPALIVE=0.5,
                    SSE_MAX_STREAMS=3, SSE_HOST_STREAMS=1)
-    server = make_server(app, "127.0.0.1", 0, threads=8)
-    thread = threading.Thread(target=server.run, name="cap-server", daemon=True)
-    thread.start()
-    try:
-        yield LiveServer(app, server)
-    finally:
-        server.close()
-        thread.join(timeout=10)
-        close_app(app)
+    with serve_live(app, threads=8) as live:
+        yield live
 
 
 def open_stream(port: int, *, host: bool = False) -> tuple[socket.socket, bytes]:
