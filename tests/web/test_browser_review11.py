@@ -9,12 +9,12 @@ must roll before banking"; two Undo taps for one mistake took back two actions.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
 
 from tests.web.browser_support import unlock_host
+from tests.web.test_browser_review import snap
 
 pytestmark = pytest.mark.browser
 
@@ -44,6 +44,7 @@ def test_double_taps_record_one_roll_one_bank_one_undo(browser, live_server):
         page.click("#controls .stepper.yellow .step.plus")
     for _ in range(3):
         page.click("#controls .stepper.red .step.plus")
+    snap(page, "review11-toss-up-counted")
     page.evaluate(DOUBLE_TAP, "#record-roll")
     wait_version(page, 2)
     state = live_server.request("GET", "/api/state")[1]
@@ -111,8 +112,8 @@ def test_a_paper_tales_tie_says_it_was_won_on_gold(browser, live_server):
     host = open_host(browser, live_server)
     host.wait_for_selector("#status .status-text")
     assert sentence in host.text_content("#status")
-    if os.environ.get("COMPANION_SHOTS"):
-        phone.screenshot(path=os.path.join(os.environ["COMPANION_SHOTS"], "tie_break.png"))
+    snap(phone, "review11-tales-tie-phone")
+    snap(host, "review11-tales-tie-host")
 
 
 def test_paper_tales_timer_words_and_recent_wars(browser, live_server):
@@ -126,6 +127,7 @@ def test_paper_tales_timer_words_and_recent_wars(browser, live_server):
     host.wait_for_selector("#no-timer")
     assert host.text_content("#no-timer") == "No timer in this phase"
     assert host.is_disabled("#timer-toggle") and host.is_disabled("#add-time")
+    snap(host, "review11-tales-wars-no-timer")
     assert live_server.request("POST", "/api/actions", {"type": "wars", "strengths": [3, 1]})[0] == 200
     host.wait_for_selector("#recent li:has-text('Wars scored')")
     first = host.locator("#recent li .recent-what").first.text_content()
@@ -143,6 +145,7 @@ def test_sorry_play_2_offers_only_number_cards(browser, live_server):
         assert host.is_disabled(f'#controls button[data-value=\'"{card}"\']'), card
     assert not host.is_disabled('#controls button[data-value=\'"number-5"\']')
     assert host.locator("#controls summary:has-text('SORRY!')").count() == 0
+    snap(host, "review11-sorry-play-2")
     host.click('#controls button[data-value=\'"number-5"\']')
     host.wait_for_selector("#play2-hint:has-text('until 1 more is played')")
     assert host.js_errors == []
