@@ -260,7 +260,9 @@ def _paths(game_examples: dict[str, Any], action_examples: dict[str, Any],
                             "schema": {"type": "string"}}],
             "responses": {"200": {"description": "An endless event stream.",
                                   "content": {"text/event-stream": {
-                                      "schema": {"type": "string"}}}}}}},
+                                      "schema": {"type": "string"}}}},
+                          "503": _error("Too many streams are open (web/streams.py); "
+                                        "try again after Retry-After seconds.")}}},
         "/api/games": {"post": host_call("Start a new game.", "201",
                                          _json("NewGame", game_examples))},
         "/api/actions": {"post": host_call("Apply one action of the running game.", "200",

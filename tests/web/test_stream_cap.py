@@ -75,3 +75,8 @@ def test_a_closed_stream_gives_its_slot_back(tmp_path):
         assert app.extensions["companion"].streams.open == 0
     finally:
         close_app(app)
+
+
+def test_the_openapi_description_names_the_refusal(client):
+    responses = client.get("/api/openapi.json").get_json()["paths"]["/api/events"]["get"]
+    assert "Retry-After" in responses["responses"]["503"]["description"]
