@@ -69,7 +69,7 @@ class _Offers:
         """Show a new sighting and its offer on every phone; apply it at once in auto mode.
 
         ``lasting``: the message speaks of the camera (no deck taught), so the game moving
-        on does not withdraw it. ``more`` adds fields of the sighting to the view (the
+        on does not withdraw it; the view marks it ``for_host`` (phones word it for players). ``more`` adds fields of the sighting to the view (the
         cards' ``unsure``)."""
         state = self.session.state()
         if state["version"] != version and not lasting:  # acted meanwhile
@@ -78,6 +78,8 @@ class _Offers:
             self._offer, self._offer_version, self._lasting = offer, version, lasting
             self._game = state.get("game")
             self._view = {"seen": seen, "offer": offer, "message": message, **more}
+            if lasting and message is not None:  # the host's to act on (teach a deck), not the players'
+                self._view["for_host"] = True
         self.session.set_extra(self.key, self.view())
         if offer is not None and self.auto:
             try:

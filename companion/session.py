@@ -105,6 +105,9 @@ class Session:
     def act(self, data: Any) -> dict[str, Any]:
         """Check, journal and apply one action dict; return the new public state.
 
+        An optional ``"version"`` in ``data`` is the state version the sender saw: when the
+        game has moved on since, the action is refused (see :func:`check_version`).
+
         :raises ActionError: malformed (400), against the rules (400) or not now (409);
             nothing changes then.
         """
@@ -112,20 +115,26 @@ class Session:
             raise InvalidAction("An action must be a JSON object.")
         with self._lock:
             module, state = self._require_game()
-            data = {k: v for k, v in data.items() if k != "at"}
+            check_version(data.get("version"), self._public["version"])
+            data = {k: v for k, v in data.items() if k not in ("at", "version")}
             prepare = getattr(module, "prepare", None)
             if prepare is not None:
                 data = prepare(state, data, self.rng)
             data["at"] = self.clock()
             return self._commit(module, state, data)
 
-    def undo(self) -> dict[str, Any]:
+    def undo(self, version: Any = None) -> dict[str, Any]:
         """Undo the last action of the current game.
 
-        :raises NotNow: nothing to undo.
+        ``version``, when given, is the state version the sender saw: two hosts tapping
+        Undo for one mistake take back one action, not two.
+
+        :raises NotNow: nothing to undo, or the game moved on since ``version``.
+        :raises InvalidAction: ``version`` is not a whole number.
         """
         with self._lock:
             module, _ = self._require_game()
+            check_version(version, self._public["version"])
             if not self._action_ids:
                 raise NotNow("There is nothing to undo.")
             game_id_db = self._game_id
@@ -268,6 +277,25 @@ class Session:
         base["events"] = [{"kind": e.kind, **dict(e.data)} for e in events]
         base["recent"] = [dict(d) for d in self._recent]
         return {**base, **self._extras}
+
+
+def check_version(seen: Any, current: int) -> None:
+    """Refuse a request made for state ``seen`` when the table is at ``current``.
+
+    ``seen`` None means the sender did not say (older clients, scripts): no check. A
+    double tap or a second host acting on the same screen sends the same version twice;
+    the second finds the game moved on and changes nothing.
+
+    :raises InvalidAction: ``seen`` is not a whole number.
+    :raises NotNow: ``seen`` is not the current version.
+    """
+    if seen is None:
+        return
+    if isinstance(seen, bool) or not isinstance(seen, int):
+        raise InvalidAction("'version' must be the whole number of the state you saw.")
+    if seen != current:
+        raise NotNow(f"The game moved on: your screen showed version {seen}, the table is "
+                     f"at {current}. Look at it again before you tap.")
 
 
 def _turn(module: ModuleType, state: Any) -> int | None:

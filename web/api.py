@@ -13,7 +13,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.errors import InvalidAction, NotNow
 from web.app import get_companion
-from web.auth import host_required
+from web.auth import host_required, is_host
 from web.openapi import build_spec
 from web.sse import parse_last_event_id, state_stream
 
@@ -48,17 +48,22 @@ def state() -> Any:
 
 
 @bp.get("/events")
-def events() -> Response:
-    """The live state stream (Server-Sent Events)."""
+def events() -> Any:
+    """The live state stream (Server-Sent Events); 503 + Retry-After when too many are open."""
     holder = get_companion(current_app)
     config = current_app.config
+    limit = config["SSE_MAX_STREAMS"] + (config["SSE_HOST_STREAMS"] if is_host() else 0)
+    if not holder.streams.take(limit):
+        return jsonify(error="Too many screens are watching the table right now; "
+                             "this one tries again shortly."), 503, {"Retry-After": "5",
+                                                                    **_NO_STORE}
     last_seen = parse_last_event_id(request.headers.get("Last-Event-ID")
                                     or request.args.get("lastEventId"))
     stream = state_stream(holder.session, last_seen=last_seen,
                           keepalive=float(config["SSE_KEEPALIVE"]),
                           max_seconds=config["SSE_MAX_SECONDS"], stop=holder.stop,
                           poll=float(config["SSE_POLL"]))
-    return Response(stream, mimetype="text/event-stream", headers={
+    return Response(holder.streams.held(stream), mimetype="text/event-stream", headers={
         "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
@@ -85,8 +90,11 @@ def act() -> Any:
 @bp.post("/undo")
 @host_required
 def undo() -> Any:
-    """Undo the last action of the running game."""
-    return jsonify(_session().undo()), 200, _NO_STORE
+    """Undo the last action of the running game; an optional ``{"version": n}`` body is the
+    state the host saw (a stale one is refused with 409, so one mistake is undone once)."""
+    data = request.get_json(silent=True) if request.content_length else None
+    version = data.get("version") if isinstance(data, dict) else None
+    return jsonify(_session().undo(version)), 200, _NO_STORE
 
 
 @bp.post("/camera/confirm")

@@ -22,6 +22,7 @@ from werkzeug.exceptions import HTTPException
 from companion.errors import ActionError
 from companion.journal import Journal
 from companion.session import Session
+from web.streams import StreamSlots
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +32,8 @@ DEFAULTS: dict[str, Any] = {
     "SSE_KEEPALIVE": 15.0,  # seconds between keep-alive comments on an idle stream
     "SSE_MAX_SECONDS": None,  # None: streams run until the client leaves or the app stops
     "SSE_POLL": 0.5,  # seconds a stream waits at most before checking for shutdown
+    "SSE_MAX_STREAMS": 60,  # live streams open at once (web/streams.py), well below the
+    "SSE_HOST_STREAMS": 8,  # server's 96 threads; the host's own may use this many more
     "MAX_CONTENT_LENGTH": 64 * 1024,  # bytes of a request body (413 beyond)
     "MAX_FORM_MEMORY_SIZE": 16 * 1024,  # bytes of a form field (the PIN form)
     "MAX_FORM_PARTS": 50,
@@ -61,6 +64,7 @@ class Companion:
     failures: dict[str, Any] = field(default_factory=dict)  # client -> web.auth.Failures
     lock: threading.Lock = field(default_factory=threading.Lock)
     clock: Callable[[], float] = time.monotonic  # the PIN throttle's clock (tests: fake)
+    streams: StreamSlots = field(default_factory=StreamSlots)  # open /api/events streams
 
     def shutdown(self) -> None:
         """Ask every open event stream to end (called when the server closes)."""
@@ -120,7 +124,8 @@ def _coerce_numbers(app: Flask) -> None:
                       ("PIN_FAILURE_WINDOW", float), ("MAX_CONTENT_LENGTH", int),
                       ("PIN_DELAY_BASE", float), ("PIN_DELAY_MAX", float),
                       ("MAX_FORM_MEMORY_SIZE", int), ("MAX_FORM_PARTS", int),
-                      ("PIN_MAX_FAILURES", int), ("PIN_COOKIE_DAYS", int)):
+                      ("PIN_MAX_FAILURES", int), ("PIN_COOKIE_DAYS", int),
+                      ("SSE_MAX_STREAMS", int), ("SSE_HOST_STREAMS", int)):
         value = app.config.get(key)
         if not isinstance(value, str):
             continue

@@ -58,10 +58,18 @@ def action_schema(module: ModuleType, action_type: str) -> dict[str, Any]:
         "title": f"{module.NAME}: {action_type}",
         "description": doc.summary,
         "type": "object",
-        "properties": {"type": {"const": action_type}, **dict(doc.properties)},
+        "properties": {"type": {"const": action_type}, **dict(doc.properties),
+                       "version": _SEEN_VERSION},
         "required": ["type", *doc.required],
         "examples": [dict(doc.example)],
     }
+
+
+#: The optional guard every action and undo may carry (companion/session.py check_version).
+_SEEN_VERSION = {"type": "integer", "minimum": 0,
+                 "description": "Optional: the state version the sender saw. When the game has "
+                                "moved on since (another host, a double tap), nothing changes "
+                                "and the reply is 409 'The game moved on: ...'."}
 
 
 def options_schema(module: ModuleType) -> dict[str, Any]:
@@ -252,12 +260,18 @@ def _paths(game_examples: dict[str, Any], action_examples: dict[str, Any],
                             "schema": {"type": "string"}}],
             "responses": {"200": {"description": "An endless event stream.",
                                   "content": {"text/event-stream": {
-                                      "schema": {"type": "string"}}}}}}},
+                                      "schema": {"type": "string"}}}},
+                          "503": _error("Too many streams are open (web/streams.py); "
+                                        "try again after Retry-After seconds.")}}},
         "/api/games": {"post": host_call("Start a new game.", "201",
                                          _json("NewGame", game_examples))},
         "/api/actions": {"post": host_call("Apply one action of the running game.", "200",
                                            _json("Action", action_examples))},
-        "/api/undo": {"post": host_call("Undo the last action.", "200", None)},
+        "/api/undo": {"post": {**host_call("Undo the last action.", "200", None),
+                               "requestBody": {"required": False, "content": {
+                                   "application/json": {"schema": {
+                                       "type": "object",
+                                       "properties": {"version": _SEEN_VERSION}}}}}}},
         "/api/camera/confirm": {"post": host_call(
             "Apply the roll the camera offers (state.dice.offer); 409 when none is offered.",
             "200", None)},

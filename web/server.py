@@ -6,8 +6,9 @@ waitress's default of 4 threads, 4 open streams stall every other request. A tab
 to ~30 phones, each with a scoreboard stream and at most a camera-preview stream: 60 held
 threads. ``threads=96`` leaves 36 for ordinary requests (state, actions, pages, assets)
 and for streams of phones that went to sleep, which linger until their next keep-alive
-write fails (at most ``SSE_KEEPALIVE`` seconds). Idle threads cost little memory (they
-sleep on a condition variable; see docs/benchmarks.md "## Web" for the measured size).
+write fails (at most ``SSE_KEEPALIVE`` seconds); ``web/streams.py`` refuses streams past
+``SSE_MAX_STREAMS`` (60, plus 8 for the host's own) so they never take every thread. Idle
+threads cost little memory (they sleep on a condition variable; see docs/benchmarks.md "## Web" for the measured size).
 ``connection_limit=200`` covers 96 busy connections plus browsers' idle keep-alive
 sockets (a phone keeps a few open); ``channel_timeout=60`` closes idle keep-alive sockets
 after a minute (it never applies to a stream that is still running).

@@ -367,6 +367,7 @@ def public_state(state: State) -> dict[str, Any]:
         "current": None,
         "over": state.over,
         "winners": list(winners(state)),
+        "tie_break": views.tie_break(state.players, state.realms, winners(state)),
         "turn": state.turn,
         "turns": TURNS,
         "phase": phase,

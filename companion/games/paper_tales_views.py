@@ -76,3 +76,24 @@ def reminders(phase: str, turn: int, players: tuple[str, ...],
         first = f"Dying now: {', '.join(dying)}." if dying else "No Unit dies this turn."
         return [first, "Then every Unit left in play gains an Age token."]
     return ["Add each player's Building LP to finish the game (tie: most Gold wins)."]
+
+
+def tie_break(players: tuple[str, ...], realms: tuple[Realm, ...],
+              winners: tuple[str, ...]) -> str | None:
+    """The sentence that explains a tied end, or None when the most LP alone decided.
+
+    The rules: most LP wins; tie: most Gold left; still tied: shared victory. "Ann wins
+    the tie on Gold: 23 to 12" names the winner's Gold and the best Gold of the others
+    tied with them on LP; "Ann & Ben share the win: tied on LP and on Gold (5)".
+    """
+    if not winners:
+        return None
+    best_lp = max(r.lp for r in realms)
+    tied = [(p, r) for p, r in zip(players, realms) if r.lp == best_lp]
+    if len(tied) < 2:
+        return None
+    gold = max(r.gold for _, r in tied)
+    if len(winners) > 1:
+        return f"{' & '.join(winners)} share the win: tied on LP and on Gold ({gold})."
+    runner_up = max(r.gold for p, r in tied if p not in winners)
+    return f"{winners[0]} wins the tie on Gold: {gold} to {runner_up}."

@@ -62,6 +62,7 @@ def test_without_a_taught_deck_the_phones_are_told(session, tmp_path, clock):
                             card_link=CardLink(session), decks=tmp_path / "none", clock=clock)
     watch(recognizer, clock)
     assert "No deck taught" in session.state()["cards"]["message"]
+    assert session.state()["cards"]["for_host"]  # the phones word it for players
     assert recognizer.frames == 0
     # it stays while the game goes on (it said "No known card in view" after the first card)
     session.act({"type": "play", "card": "number-7"})

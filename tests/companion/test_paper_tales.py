@@ -289,19 +289,23 @@ def finish(state: game.State, building_lp: list[int]) -> game.State:
     return play(state, NEXT, {"type": "tally", "building_lp": building_lp})
 
 
-@pytest.mark.parametrize("gold, building_lp, winners", [
-    ([0, 0, 0], [5, 2, 0], ["Ann"]),            # most LP
-    ([0, 4, 0], [5, 5, 0], ["Bob"]),            # tie on LP: most Gold
-    ([2, 2, 0], [5, 5, 1], ["Ann", "Bob"]),     # tie on both: shared victory
+# Everyone ends with 11 Gold (3 at the start + 2 income in each of 4 turns) + what is added.
+@pytest.mark.parametrize("gold, building_lp, winners, tie_break", [
+    ([0, 0, 0], [5, 2, 0], ["Ann"], None),                               # most LP
+    ([0, 4, 0], [5, 5, 0], ["Bob"], "Bob wins the tie on Gold: 15 to 11."),  # tie: most Gold
+    ([9, 4, 0], [5, 5, 5], ["Ann"], "Ann wins the tie on Gold: 20 to 15."),
+    ([2, 2, 0], [5, 5, 1], ["Ann", "Bob"],                               # tie on both
+     "Ann & Bob share the win: tied on LP and on Gold (13)."),
 ])
 def test_building_lp_are_added_and_ties_go_to_gold_then_are_shared(gold, building_lp,
-                                                                    winners):
+                                                                    winners, tie_break):
     state = three()
     for seat, amount in enumerate(gold):
         state = play(state, {"type": "gold", "player": seat, "amount": amount})
     state = finish(state, building_lp)
     assert view(state)["winners"] == winners and view(state)["over"]
     assert [p["score"] for p in view(state)["players"]] == building_lp
+    assert view(state)["tie_break"] == tie_break
 
 
 def test_the_tally_comes_after_turn_four_with_one_entry_per_player():

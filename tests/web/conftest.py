@@ -3,11 +3,12 @@ and a real waitress server on localhost."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import threading
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 from flask import Flask
@@ -130,6 +131,24 @@ class LiveServer:
         return response.status, json.loads(text) if is_json else text
 
 
+@contextlib.contextmanager
+def serve_live(app: Flask, *, threads: int = 16,
+               before_close: Callable[[], None] = lambda: None) -> Iterator[LiveServer]:
+    """Serve ``app`` with web.server on 127.0.0.1 at a free port, in a thread; then close
+    it (after ``before_close``) and the app's journal."""
+    server = make_server(app, "127.0.0.1", 0, threads=threads)
+    thread = threading.Thread(target=server.run, name="live-server", daemon=True)
+    thread.start()
+    try:
+        yield LiveServer(app, server)
+    finally:
+        before_close()
+        server.close()
+        thread.join(timeout=10)
+        close_app(app)
+        assert not thread.is_alive(), "the server thread did not stop"
+
+
 @pytest.fixture
 def live_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[LiveServer]:
     """The app served by web.server on 127.0.0.1 at a free port; closed at teardown.
@@ -138,16 +157,11 @@ def live_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Live
     open page keeps loading scripts and streams while the server shuts down under it.
     """
     browser = request.getfixturevalue("browser") if "browser" in request.fixturenames else None
-    app = make_app(tmp_path / "live", SSE_MAX_SECONDS=None, SSE_KEEPALIVE=0.5)
-    server = make_server(app, "127.0.0.1", 0, threads=16)
-    thread = threading.Thread(target=server.run, name="live-server", daemon=True)
-    thread.start()
-    try:
-        yield LiveServer(app, server)
-    finally:
+
+    def close_pages() -> None:
         for context in browser.contexts if browser is not None else ():
             context.close()
-        server.close()
-        thread.join(timeout=10)
-        close_app(app)
-        assert not thread.is_alive(), "the server thread did not stop"
+
+    app = make_app(tmp_path / "live", SSE_MAX_SECONDS=None, SSE_KEEPALIVE=0.5)
+    with serve_live(app, before_close=close_pages) as live:
+        yield live

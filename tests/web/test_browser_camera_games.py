@@ -79,11 +79,14 @@ def test_without_a_deck_the_pages_say_so_not_that_no_card_is_in_view(browser, li
     session = live_server.app.extensions["companion"].session
     session.set_extra("camera", {"online": True, "status": "camera online"})
     no_deck = "No deck taught for this game yet: open Teach cards on the host page."
-    session.set_extra("cards", {"seen": [], "offer": None, "message": no_deck, "unsure": []})
+    session.set_extra("cards", {"seen": [], "offer": None, "message": no_deck, "unsure": [],
+                                "for_host": True})
     host = open_host(browser, live_server)
     phone = open_page(browser, live_server.url + "/")
     host.wait_for_selector(f"#controls .hint:text-is('{no_deck}')")
-    phone.wait_for_selector(f"#camera-message:text-is('{no_deck}')")
+    # the phones say it for players, not the host's instructions (review 11)
+    plain = "The camera does not know this game's cards yet: the host can teach them."
+    phone.wait_for_selector(f"#camera-message:text-is(\"{plain}\")")
     assert host.locator("#camera-cards").count() == 0
     assert phone.locator("#camera-cards").count() == 0
     session.set_extra("cards", {"seen": [], "offer": None, "message": None, "unsure": []})

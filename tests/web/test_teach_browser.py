@@ -102,6 +102,7 @@ def test_the_host_teaches_one_card_from_the_host_page(browser, rig, shots):
     assert page.inner_text("#teach-progress") == "0 of 19 cards taught"
     assert page.get_attribute('#teach-faces button[data-card="number-0"]',
                               "aria-pressed") == "true", "the first untaught face is picked"
+    assert page.inner_text("#teach-name") == "the 0 card"  # not "Show 0 under the camera"
     page.click('#teach-faces button[data-card="slide-15"]')
     assert page.inner_text("#teach-name") == "Slide to 15"
     page.wait_for_function("() => document.getElementById('teach-live').naturalWidth > 0")

@@ -15,13 +15,18 @@ const Host = {
   state: null,
   busy: false,
 
+  /** POST `body` to `path`; resolves to true when accepted. While one request is on its way
+   *  another is not sent (a double tap records one roll), and false is returned at once. */
   async post(path, body) {
+    if (this.busy) return false;
     this.showError(null);
     this.busy = true;
     try {
+      // a request lost on the way (Wi-Fi gone) ends after 15 s, so taps are not ignored for ever
+      const signal = typeof AbortSignal.timeout === "function" ? AbortSignal.timeout(15000) : undefined;
       const {ok, data} = await askCompanion(path, {
         method: "POST", headers: {"Content-Type": "application/json"},
-        body: JSON.stringify(body || {}),
+        body: JSON.stringify(body || {}), signal,
       }, (text) => this.showError(text));
       if (ok) Live.accept(data);
       return ok;
@@ -30,7 +35,14 @@ const Host = {
     }
   },
 
-  send(action) { return Host.post("/api/actions", action); },
+  /** Send an action for the version shown: if the game moved on meanwhile (another host,
+   *  the table's buttons), the companion refuses it (409) instead of applying it twice. */
+  send(action) { return Host.post("/api/actions", Host.seen(action)); },
+
+  /** `body` with the version of the state this page shows, when it shows one. */
+  seen(body) {
+    return Host.state && typeof Host.state.version === "number" ? {...body, version: Host.state.version} : body;
+  },
 
   showError(text) {
     const el = document.getElementById("error");
@@ -156,7 +168,8 @@ function previewNotice(camera) {
 function statusLine(state) {
   if (!state.game) return h("p", {class: "status-text", text: "No game running yet."});
   if (state.over) {
-    return h("p", {class: "status-text", text: "Game over: " + (state.winners.join(" & ") || "no winner") + " won."});
+    return h("p", {class: "status-text", text: "Game over: " + (state.winners.join(" & ") || "no winner") + " won."
+                                                + (state.tie_break ? " " + state.tie_break : "")});
   }
   return h("div", {class: "status-line"},
     h("p", {class: "label", text: "Scores"}),
@@ -215,13 +228,18 @@ function readField(input) {
   return input.value;
 }
 
-document.getElementById("undo").addEventListener("click", () => Host.post("/api/undo"));
+document.getElementById("undo").addEventListener("click", () => Host.post("/api/undo", Host.seen({})));
 
 // The live picture streams only while its card is open (it costs the Pi nothing otherwise).
 document.getElementById("preview-card").addEventListener("toggle", (e) => {
   const img = document.getElementById("preview");
   if (e.target.open) img.src = "/api/camera/preview.mjpeg";
   else img.removeAttribute("src");
+});
+// The stream reopened: the companion is back, even when no new state comes with it (the
+// version did not change while it was away), so its "cannot be reached" banner goes.
+addEventListener("companion:back", () => {
+  if (document.getElementById("error").textContent === UNREACHABLE) Host.showError(null);
 });
 // A picture streaming when the companion went away stopped (black after a restart): reopen.
 addEventListener("companion:back", () => {

@@ -95,6 +95,7 @@ function winnerBanner(state) {
     h("div", {class: "winner-cup", "aria-hidden": "true"}),
     h("p", {class: "winner-title", text: title}),
     h("p", {class: "winner-names", text: names.join(" & ") || "Game over"}),
+    state.tie_break ? h("p", {class: "winner-why", id: "tie-break", text: state.tie_break}) : null,  // Paper Tales: won on Gold
     h("ol", {class: "final"}, standings(state).map((p) =>
       h("li", {class: names.includes(p.name) ? "won" : ""},
         h("span", {class: "final-name", title: p.name, text: p.name}),
@@ -145,7 +146,9 @@ function cardsSaw(state, name, offered) {
       : unsure.length || !cards.message  // a message with nothing in view says why ("No deck taught")
         ? h("p", {class: "roll-none", id: "camera-cards", text: unsure.length ? "No card it is sure of" : "No card of this deck in view"}) : null,
     unsure.length ? h("p", {class: "hint", id: "camera-unsure", text: unsureText(unsure, name)}) : null,
-    cards.message ? h("p", {class: "hint", id: "camera-message", text: cards.message}) : null,
+    // a message for the host ("No deck taught ... run companion deck learn") is said plainly here
+    cards.message ? h("p", {class: "hint", id: "camera-message", text: cards.for_host
+      ? "The camera does not know this game's cards yet: the host can teach them." : cards.message}) : null,
     cards.offer ? h("p", {class: "offer", id: "camera-offer", text: "Waiting for the host to confirm: " + offered(cards.offer)}) : null);
 }
 

@@ -8,9 +8,9 @@
  */
 "use strict";
 
+/** "0:26", "2:05": minutes and seconds, so a count is never read without its unit. */
 function formatSeconds(seconds) {
   const s = Math.max(0, Math.ceil(seconds - 1e-6));
-  if (s < 60) return String(s);
   return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
 }
 

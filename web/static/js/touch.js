@@ -75,8 +75,6 @@ const Touch = {
     return h("section", {class: "touch-section"}, title ? h("h3", {class: "touch-title", text: title}) : null, children);
   },
 
-  /** Pause/resume, +seconds and the extra buttons for a game's running timer.
-   *  `opts.addWhilePaused: false` for a game that adds time only to a running timer. */
   /** Whether a timer waits to be started, never run yet (Paper Tales' first phase): then
    *  Start timer is the step to take, not what the other buttons do. */
   timerWaits(state) {
@@ -85,19 +83,22 @@ const Touch = {
                    && timer.remaining_at_pause >= timer.duration);
   },
 
+  /** Pause/resume, +seconds and the extra buttons for a game's running timer.
+   *  `opts.addWhilePaused: false` for a game that adds time only to a running timer. */
   timerBar(state, send, extra, opts) {
     const timer = state.timer;
     const running = Boolean(timer && timer.running);
     const started = timer && !running && typeof timer.remaining_at_pause === "number" && timer.remaining_at_pause < timer.duration;
     return h("div", {class: "timer-bar"},
-      h("div", {class: "timer-big"}, timerView(timer, "host-clock") || h("span", {class: "clock paused none", text: "no timer"})),
+      h("div", {class: "timer-big"}, timerView(timer, "host-clock")
+        || h("span", {class: "clock paused none", id: "no-timer", text: state.phase ? "No timer in this phase" : "No timer"})),
       h("div", {class: "action-row"},
         // what the button says, not "toggle": a tap after the timer button on the table
         // (or another host) changed it is refused, instead of undoing what they did
         Touch.act(running ? "Pause" : started ? "Resume" : "Start timer", {type: running ? "pause" : "resume"},
-                  send, {tone: Touch.timerWaits(state) ? "primary" : "ghost", id: "timer-toggle"}),
+                  send, {tone: Touch.timerWaits(state) ? "primary" : "ghost", id: "timer-toggle", disabled: !timer}),
         Touch.act("+30 s", {type: "add_time", seconds: 30}, send,
-                  {tone: "ghost", id: "add-time", disabled: !running && opts && opts.addWhilePaused === false})),
+                  {tone: "ghost", id: "add-time", disabled: !timer || (!running && opts && opts.addWhilePaused === false)})),
       extra || null);
   },
 };

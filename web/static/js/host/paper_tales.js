@@ -99,6 +99,9 @@
     if (a.type === "build") return seatName(a.player) + " builds " + title(a.building) + " level " + (a.level || 1);
     if (a.type === "deploy") return seatName(a.player) + " deploys " + ([...(a.front || []), ...(a.back || [])].map(unitName).join(", ") || "nothing");
     if (a.type === "next") return "Next phase";
+    if (a.type === "wars") return a.strengths ? "Wars scored: " + a.strengths.map((s, seat) => seatName(seat) + " " + s).join(", ")
+                                              : "Wars scored from the realms";
+    if (a.type === "tally") return "Final tally: " + (a.building_lp || []).map((lp, seat) => seatName(seat) + " +" + lp + " LP").join(", ");
     return describeAction(a);
   }
 

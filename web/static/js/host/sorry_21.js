@@ -52,10 +52,15 @@
           Touch.act("Don't Be SORRY! (block)", {type: "block"}, send, {id: "block"}),
           Touch.act("No block", {type: "accept"}, send, {tone: "ghost", id: "accept"}))));
     }
+    // after a Play 2 only number cards are allowed: the action cards and SORRY! would be refused
+    const owed = state.play2_left;
     parts.push(Touch.section("Card played",
       Touch.choices(NUMBERS, (card) => send({type: "play", card}), {label: "Number cards", cols: 4}),
-      Touch.choices(SPECIAL, (card) => send({type: "play", card}), {label: "Action cards", cols: 3})));
-    parts.push(h("details", {class: "touch-more"}, h("summary", {text: "SORRY!: send a pawn back"}),
+      owed ? h("p", {class: "hint", id: "play2-hint", text: "Play 2: only number cards until " + owed + " more "
+                                                              + (owed === 1 ? "is" : "are") + " played."}) : null,
+      Touch.choices(SPECIAL.map(([v, t]) => [v, t, {disabled: Boolean(owed)}]), (card) => send({type: "play", card}),
+                    {label: "Action cards", cols: 3})));
+    if (!owed) parts.push(h("details", {class: "touch-more"}, h("summary", {text: "SORRY!: send a pawn back"}),
       Touch.players(state, (seat) => send({type: "take-back", target: state.players[seat].name}),
                     {skip: (s) => s === state.current || !state.players[s].home || state.players[s].left, label: "Take back from"})));
     const staying = state.players.filter((x) => !x.left).length;

@@ -104,7 +104,8 @@ const Teach = {
     const face = this.face();
     this.el("teach-station").hidden = !face;
     if (!face) return;
-    this.el("teach-name").textContent = face.name;
+    // "Show the 0 card", not "Show 0": a bare number reads as a count, not a card's name
+    this.el("teach-name").textContent = /^\d+$/.test(face.name) ? "the " + face.name + " card" : face.name;
     const img = this.el("teach-face");
     img.hidden = !face.image;
     this.el("teach-noface").hidden = !!face.image;

@@ -37,8 +37,10 @@
     // one line on a phone, like "All 10 dice counted": Record roll and Bank stay put as the host taps
     else if (counted < inHand) check = ["todo", counted + " of " + inHand + " counted, " + (inHand - counted) + " to go"];
     else check = ["bad", counted + " counted, but only " + inHand + " dice in hand"];
-    const roll = async () => {
-      if (await send({type: "roll", green: counts.green, yellow: counts.yellow, red: counts.red})) reset();
+    const sendRoll = async (action) => {
+      const ok = await send(action);
+      if (ok) reset();
+      return ok;
     };
     return [
       h("div", {class: "turn-head"},
@@ -47,11 +49,11 @@
       h("div", {class: "steppers"}, rows),
       h("p", {class: "dice-check " + check[0], id: "dice-check", role: "status", text: check[1]}),
       h("div", {class: "action-row"},
-        h("button", {type: "button", id: "record-roll", class: "btn primary big", text: "Record roll",
-                     disabled: counted !== inHand, onclick: roll}),
-        h("button", {type: "button", id: "bank", class: "btn good big",
-                     text: "Bank " + turn.points + (turn.points === 1 ? " point" : " points"),
-                     disabled: turn.rolls === 0, onclick: () => send({type: "bank"})})),
+        // Touch.act: the button is disabled while its request is on its way (no double roll)
+        Touch.act("Record roll", () => ({type: "roll", green: counts.green, yellow: counts.yellow, red: counts.red}),
+                  sendRoll, {id: "record-roll", disabled: counted !== inHand}),
+        Touch.act("Bank " + turn.points + (turn.points === 1 ? " point" : " points"), {type: "bank"}, send,
+                  {id: "bank", tone: "good", disabled: turn.rolls === 0})),
       cameraCard(state),
       leavePicker(state, send),
     ];
