@@ -173,3 +173,17 @@ def test_five_paper_tales_realms_keep_the_join_code_clear_of_every_card(browser,
     assert not any(overlaps(boxes["join"], card) for card in boxes["cards"])
     assert not page.js_errors
     page.context.close()
+
+
+@pytest.mark.parametrize("size", [{"width": 800, "height": 480}, {"width": 720, "height": 400}])
+def test_on_a_small_screen_the_join_code_stays_on_screen(browser, live_server, size):
+    # 800x480 is the Pi's own touchscreen: the board fits nowhere even at the base type
+    # size, and a column's foot fell below the bottom of a page that is never scrolled
+    names = ["Ann", "Bartholomew", "Cleo", "Dmitri", "Eve"]
+    version = start(live_server, "toss-up", names, *toss_up_turns(10))
+    page = browser.new_context(viewport=size).new_page()
+    page.goto(live_server.url + "/tv")
+    page.wait_for_selector(f'#board[data-version="{version}"]')
+    join = page.evaluate(BOXES)["join"]
+    assert 0 <= join["top"] and join["bottom"] <= size["height"], join
+    page.context.close()

@@ -8,23 +8,28 @@
  */
 "use strict";
 
-/** "0:26", "2:05": minutes and seconds, so a count is never read without its unit. */
-function formatSeconds(seconds) {
+/** "0:26", "2:05": minutes and seconds, so a count is never read without its unit; a
+ *  countdown of a few seconds (Toss Your Cookies' "One, two, three, Toss!") is called out
+ *  as it is counted, "3", "2", "1" (`plain`). */
+function formatSeconds(seconds, plain) {
   const s = Math.max(0, Math.ceil(seconds - 1e-6));
+  if (plain) return String(s);
   return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
 }
 
 /** A clock element for `timer`, or null without one; `id` names it for tests. */
 function timerView(timer, id) {
   if (!timer) return null;
+  const plain = timer.duration <= 10;
   if (timer.running && typeof timer.deadline === "number") {
     const left = timer.deadline - Clock.now();
     return h("span", {class: "clock running" + (left <= 10 ? " low" : ""), id, role: "timer",
-                      dataset: {deadline: timer.deadline}, text: formatSeconds(left)});
+                      dataset: plain ? {deadline: timer.deadline, plain: "1"} : {deadline: timer.deadline},
+                      text: formatSeconds(left, plain)});
   }
   const left = typeof timer.remaining_at_pause === "number" ? timer.remaining_at_pause : timer.duration;
   return h("span", {class: "clock paused" + (left <= 0 ? " done" : ""), id, role: "timer",
-                    text: formatSeconds(left || 0)});
+                    text: formatSeconds(left || 0, plain)});
 }
 
 const Ticker = {
@@ -42,7 +47,7 @@ const Ticker = {
     for (const el of document.querySelectorAll("[data-deadline]")) {
       const deadline = Number(el.dataset.deadline);
       const left = deadline - now;
-      const text = formatSeconds(left);
+      const text = formatSeconds(left, el.dataset.plain === "1");
       if (el.textContent !== text) el.textContent = text;
       el.classList.toggle("low", left <= 10);
       if (left <= 0 && !this.ended.has(deadline)) {

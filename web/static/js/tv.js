@@ -75,7 +75,10 @@ function fitTv(board) {
   const key = [board.dataset.game, board.querySelectorAll(".player").length, spots.length,
                !!board.querySelector(".winner"), innerWidth, innerHeight].join();
   const tried = Tv.spot && Tv.spot.key === key ? [Tv.spot.index] : spots.map((_, i) => i);
-  let best = {k: 0, index: tried[0]};
+  // when the board fits nowhere even at the base size (a small screen, e.g. the Pi's
+  // 800x480 touchscreen), the strip: fixed on screen, where a column's foot would fall
+  // below the bottom of a page that is never scrolled
+  let best = {k: 0, index: tried.length > 1 ? spots.length - 1 : tried[0]};
   for (const index of tried) {
     spots[index]();
     const k = largestFit(board, set);
