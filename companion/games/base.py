@@ -27,6 +27,7 @@ the faces are stored in the action.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
@@ -55,10 +56,30 @@ class ActionDoc:
     required: tuple[str, ...] = ()
 
 
+#: Direction overrides, embeddings and isolates: they reorder the text drawn after the name
+#: (a scoreboard line could read backwards), and no name needs them.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _refused(char: str) -> bool:
+    """A character no name may hold: a control (Cc: tab, newline, NUL), a line or paragraph
+    separator, a lone surrogate, or a bidi override. Not ``str.isprintable()``, which also
+    refuses the zero-width joiner of family emoji and the non-joiner of Persian names."""
+    kind = unicodedata.category(char)
+    return kind in ("Cc", "Zl", "Zp", "Cs") or char in _BIDI_CONTROLS
+
+
+def _seen(name: str) -> str:
+    """The name without its invisible format characters (ZWJ, ZWNJ, zero-width space...),
+    so that "Ann" and "Ann" with a zero-width space count as the same name."""
+    return "".join(c for c in name if unicodedata.category(c) != "Cf").strip()
+
+
 def check_players(players: Any, low: int, high: int) -> tuple[str, ...]:
     """Return the player names as a tuple, or raise InvalidAction with a table sentence.
 
-    Names are stripped, 1-40 characters, and unique (case-insensitive).
+    Names are stripped, 1-40 characters, and unique (case-insensitive, invisible
+    characters aside); emoji sequences and joiners are welcome, control characters not.
     """
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise InvalidAction("Players must be a list of names.")
@@ -68,11 +89,14 @@ def check_players(players: Any, low: int, high: int) -> tuple[str, ...]:
     for name in names:
         if not name:
             raise InvalidAction("Every player needs a name.")
-        if not name.isprintable():
-            raise InvalidAction("A name may not hold control characters.")
+        if any(_refused(c) for c in name):
+            raise InvalidAction("A name may not hold control characters (tabs, line "
+                                "breaks, text-direction overrides).")
+        if not _seen(name):
+            raise InvalidAction("Every player needs a name.")
         if len(name) > 40:
             raise InvalidAction(f"The name {name[:20]!r}... is too long (40 characters at most).")
-    if len({n.casefold() for n in names}) != len(names):
+    if len({_seen(n).casefold() for n in names}) != len(names):
         raise InvalidAction("Two players have the same name.")
     return names
 
