@@ -83,7 +83,10 @@ def evaluate(suite_dir: Path, labels: dict, *, out: IO[str]) -> int:
     """
     images = labels.get("images")
     if not isinstance(images, dict) or not images:
-        out.write(f"companion eval: {suite_dir}: labels.json has no images\n")
+        what = "is empty" if isinstance(images, dict) else "must be an object"
+        out.write(f'companion eval: {suite_dir}: labels.json "images" {what}: '
+                  '{"photo.jpg": {"green": 1, "yellow": 0, "red": 2}, ...} '
+                  "(see: companion eval --help)\n")
         return 2
     if labels.get("kind") == "dice-count":
         return _evaluate_finder(suite_dir, images, out=out)

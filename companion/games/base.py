@@ -211,7 +211,8 @@ def get_type(data: Any, known: Mapping[str, Any]) -> str:
 CORRECT_DOC = ActionDoc(
     summary="Correct a player's score by 'delta', saying why; journaled, so undo takes it back.",
     properties={
-        "player": {"type": "integer", "minimum": 0, "description": "seat index"},
+        "player": {"oneOf": [{"type": "string"}, {"type": "integer", "minimum": 0}],
+                   "description": "the player's name (any case) or seat index, as leave"},
         "delta": {"type": "integer", "minimum": -1000, "maximum": 1000, "not": {"const": 0}},
         "reason": {"type": "string", "minLength": 1, "maxLength": 200},
     },
@@ -222,16 +223,17 @@ CORRECT_DOC = ActionDoc(
 
 @dataclass(frozen=True)
 class Correct:
-    """A score correction by the host: ``delta`` points for seat ``player``, and why."""
+    """A score correction by the host: ``delta`` points for ``player`` (a name or a seat
+    number, as ``leave`` takes), and why."""
 
-    player: int
+    player: PlayerRef
     delta: int
     reason: str
 
 
 def parse_correct(data: Mapping[str, Any]) -> Correct:
     """Read a ``correct`` action dict, or raise InvalidAction naming the field."""
-    player = get_int(data, "player", high=99)
+    player = get_player(data, "player")
     delta = get_int(data, "delta", low=-1000, high=1000)
     if delta == 0:
         raise InvalidAction("A correction of 0 changes nothing; give 'delta' as +n or -n.")
@@ -255,10 +257,8 @@ def check_correct(action: Correct, players: tuple[str, ...], scores: tuple[int, 
     """
     if over:
         raise NotNow("The game is over; undo the last action first to correct a score.")
-    if action.player >= len(players):
-        raise IllegalAction(f"There is no seat {action.player}; seats go from 0 to "
-                            f"{len(players) - 1}.")
-    name, score = players[action.player], scores[action.player]
+    seat = seat_of(players, action.player)
+    name, score = players[seat], scores[seat]
     new = score + action.delta
     if new < 0:
         raise IllegalAction(f"{name} has {score} {unit}; a correction cannot go below 0.")
@@ -270,8 +270,9 @@ def check_correct(action: Correct, players: tuple[str, ...], scores: tuple[int, 
 def corrected(players: tuple[str, ...], scores: tuple[int, ...],
               action: Correct) -> tuple[tuple[int, ...], Event]:
     """The scores after ``action`` and its ``correct`` event (assumes check_correct passed)."""
-    total = scores[action.player] + action.delta
-    new = scores[:action.player] + (total,) + scores[action.player + 1:]
-    return new, Event("correct", {"player": players[action.player], "seat": action.player,
+    seat = seat_of(players, action.player)
+    total = scores[seat] + action.delta
+    new = scores[:seat] + (total,) + scores[seat + 1:]
+    return new, Event("correct", {"player": players[seat], "seat": seat,
                                   "delta": action.delta, "reason": action.reason,
                                   "total": total})
