@@ -285,14 +285,16 @@ def _camera(config: Config, session: Session, indicators: Indicators,
 
     ``decks`` holds one taught deck folder per card game (``decks/sorry-21/``).
     """
-    from hardware.camera import open_camera
+    from hardware.camera import open_camera, parse_camera_spec
     from hardware.capture import CaptureThread
 
     from companion.camera_link import CardLink, DiceLink
     from companion.recognition import Recognizer
 
     spec, fps = config.camera, config.replay_fps
-    if spec == "none":  # no `camera` in the state: the pages show no camera, not a broken one
+    # No `camera` in the state: the pages show no camera, not a broken one. Parsed, as the
+    # camera opener does: "None" or " none" were read as a camera that never gave a frame.
+    if parse_camera_spec(spec).kind == "none":
         return None, None
 
     def on_status(status: dict[str, Any]) -> None:

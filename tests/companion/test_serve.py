@@ -253,3 +253,15 @@ def test_a_bad_host_stops_serve_with_one_line(tmp_path: Path, flags: list[str],
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
     assert not (tmp_path / "data").exists()  # refused before anything was made
+
+
+def test_no_camera_in_any_spelling_gives_no_camera_warning(tmp_path: Path,
+                                                          served: list[Served]) -> None:
+    # "--camera None" opened the null camera and logged "no frames from none for 5 s".
+    server = Served("--camera", "None", "--data-dir", str(tmp_path / "data"))
+    served.append(server)
+    time.sleep(1)  # a capture thread would have opened its camera by now
+    status, _, body = server.get("/api/state")
+    assert status == 200 and "camera" not in json.loads(body)
+    assert server.stop() == 0
+    assert "no frames" not in server.stderr() and "camera starting" not in server.stderr()
