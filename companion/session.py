@@ -164,14 +164,19 @@ class Session:
         """Attach live information that is not journaled (camera status, what it saw).
 
         Extras appear in the public state under ``key`` but do not change ``version``
-        (a restart forgets them); :meth:`wait_any` wakes on every change of them.
+        (a restart forgets them); :meth:`wait_any` wakes on every change of them. A value
+        of None removes ``key`` from the state.
         """
         with self._lock:
             if self._extras.get(key) == value:
                 return
-            self._extras[key] = value
+            if value is None:
+                del self._extras[key]
+                self._public = {k: v for k, v in self._public.items() if k != key}
+            else:
+                self._extras[key] = value
+                self._public = {**self._public, key: value}
             self._extras_seq += 1
-            self._public = {**self._public, key: value}
             self._lock.notify_all()
 
     def extras(self) -> tuple[int, dict[str, Any]]:
