@@ -46,6 +46,8 @@ class Session:
         self._public: dict[str, Any] = {}
         self._kept: deque[dict[str, Any]] = deque(maxlen=KEPT_STATES)
         self._load()
+        if journal.moved_aside is not None:  # the host is told, not only the log
+            self.set_extra("journal", _damage_notice(journal))
 
     # -- reading ---------------------------------------------------------------------
 
@@ -299,3 +301,14 @@ def _result(module: ModuleType, state: Any) -> list[str] | None:
 
 
 __all__ = ["ActionError", "Session"]
+
+
+def _damage_notice(journal: Journal) -> dict[str, Any]:
+    """The live ``journal`` field after a damaged journal was moved aside on start."""
+    found = journal.salvaged
+    damaged = journal.moved_aside.name if journal.moved_aside else ""
+    message = found.sentence() if found else (
+        f"The journal was damaged and nothing could be recovered; the damaged file is kept "
+        f"as {damaged}.")
+    return {"damaged": damaged, "games": found.games if found else 0,
+            "actions": found.actions if found else 0, "message": message}
