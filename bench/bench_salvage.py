@@ -18,20 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.journal import Journal  # noqa: E402
 from companion.session import Session  # noqa: E402
-
-ROLL = {"type": "roll", "green": 0, "yellow": 10, "red": 0}
-
-
-def played(data: Path) -> Path:
-    session = Session(Journal(data))
-    for _ in range(3):
-        session.start("toss-up", ["Ann", "Ben"])
-        for _ in range(100):
-            session.act(ROLL)
-    session.journal._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    session.journal.close()
-    return data / "companion.db"
-
+from tests.companion.test_journal_salvage import played  # noqa: E402  (the same journal)
 
 def one_page(db: Path) -> None:
     with sqlite3.connect(db) as con:
