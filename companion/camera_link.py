@@ -51,7 +51,7 @@ class _Offers:
     def _on_change(self, state: dict[str, Any], events: Any) -> None:
         """The session listener: a change made since the camera looked withdraws its offer
         and sentence (they spoke of the table before it), so no phone keeps showing them;
-        another game withdraws the whole sighting (Toss Up!'s dice are no Paper Tales news)."""
+        another game drops the whole block (Toss Up!'s dice are no Paper Tales news)."""
         with self._lock:
             other_game = self._game is not None and state.get("game") != self._game
             stale = other_game or state["version"] != self._offer_version and (
@@ -61,7 +61,9 @@ class _Offers:
                 self._view, self._game = {"seen": None, "offer": None, "message": None}, None
             elif stale:  # kept for confirm(), which then says the game moved on
                 self._view = {**self._view, "offer": None, "message": None}
-        if stale:
+        if other_game:  # no block at all: the new game's pages never read it
+            self.session.set_extra(self.key, None)
+        elif stale:
             self.session.set_extra(self.key, self.view())
 
     def _publish(self, seen: Any, offer: dict[str, Any] | None, message: str | None,
@@ -123,6 +125,9 @@ class DiceLink(_Offers):
     def on_reading(self, reading: DiceReading | None) -> None:
         """Take one settled reading (None: the vote was unsure) and publish what follows."""
         state = self.session.state()
+        if state.get("game") != "toss-up":  # no "dice" block: only Toss Up!'s pages read it
+            self.session.set_extra(self.key, None)
+            return
         offer, message = _offer_for(state, reading)
         self._publish(None if reading is None else reading.to_dict(), offer, message,
                       state["version"])

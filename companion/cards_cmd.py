@@ -27,6 +27,10 @@ _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 def _load(deck_dir: str, prog: str) -> Deck | None:
     """Load the deck, printing its problems; None (after one line on stderr) if unusable."""
+    if Path(deck_dir).is_file():
+        print(f"{prog}: --deck {deck_dir} is a file: give the deck folder (one image per "
+              "card, named by its id)", file=sys.stderr)
+        return None
     try:
         deck = load_deck(deck_dir)
     except (ValueError, OSError) as exc:
@@ -71,8 +75,9 @@ def evaluate(suite_dir: Path, labels: dict, *, out: IO[str],
     images = labels.get("images")
     deck_name = labels.get("deck", "deck")
     if not isinstance(images, dict) or not isinstance(deck_name, str):
-        print(f"companion eval: {suite_dir}: labels.json needs \"deck\" and \"images\"",
-              file=sys.stderr)
+        print(f'companion eval: {suite_dir}: labels.json needs "deck" (a folder name) and '
+              '"images" as an object: {"photo.jpg": {"cards": ["AH"]}, ...} '
+              "(see: companion eval --help)", file=sys.stderr)
         return 2
     deck = _load(str(suite_dir / deck_name), "companion eval")
     if deck is None:

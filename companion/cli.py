@@ -306,7 +306,7 @@ def _eval(suite: Path) -> int:
     kind = labels.get("kind") if isinstance(labels, dict) else None
     if kind is None:
         print(f'companion eval: {suite}: labels.json must be an object with "kind" (dice or '
-              f'cards) and "images" (see the README)', file=sys.stderr)
+              f'cards) and "images" (see: companion eval --help)', file=sys.stderr)
         return 2
     if kind in ("dice", "dice-count"):
         from companion.dice_cmd import evaluate

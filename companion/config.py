@@ -42,8 +42,10 @@ Every mistake is a :class:`ConfigError` whose message is one line naming the set
 from __future__ import annotations
 
 import copy
+import ipaddress
 import math
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -271,7 +273,7 @@ def build_config(table: Mapping[str, Any], *, source: str = "defaults") -> Confi
     """
     where = f"{source}: " if source != "defaults" else ""
     server, camera, buttons = table["server"], table["camera"], table["buttons"]
-    host = _text(server["host"], "server.host", where)
+    host = _host(_text(server["host"], "server.host", where), where)
     port = _number(server["port"], "server.port", where, whole=True, low=0, high=65535)
     spec = _text(camera["spec"], "camera.spec", where)
     fps = _number(camera["replay_fps"], "camera.replay_fps", where, low=0.01, high=240)
@@ -320,6 +322,24 @@ def _text(value: Any, name: str, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(f"{where}{name} must be some text, not {value!r}.")
     return value.strip()
+
+
+_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+
+
+def _host(host: str, where: str) -> str:
+    """``host`` when it is an IP address or a well-formed host name (RFC 1123 labels, the
+    last not all digits, so ``999.1.1.1`` is refused rather than looked up as a name)."""
+    try:
+        ipaddress.ip_address(host)
+        return host
+    except ValueError:
+        pass
+    labels = host.rstrip(".").split(".")
+    if len(host) <= 253 and all(_LABEL.fullmatch(x) for x in labels) and not labels[-1].isdigit():
+        return host
+    raise ConfigError(f"{where}server.host must be an IP address (such as 0.0.0.0 or "
+                      f"127.0.0.1) or a host name, not {host!r}.")
 
 
 def _number(value: Any, name: str, where: str, *, low: float, high: float,

@@ -90,6 +90,11 @@ def card_faces(game_id: object) -> tuple[CardFace, ...]:
     :raises InvalidAction: no such game, a game without cards (Toss Up! uses dice), or one
         whose cards the camera does not read (Paper Tales is kept by taps alone).
     """
+    if not isinstance(game_id, str) or game_id not in GAMES:
+        known = ", ".join(gid for gid, _ in card_games())
+        raise InvalidAction(f"Unknown game {game_id!r}; the games with a deck to teach: "
+                            f"{known}." if isinstance(game_id, str) else
+                            f"'game' must be one of: {known}.")
     module = find_game(game_id)
     cards = getattr(module, "CARDS", None)
     if not cards:

@@ -4,8 +4,8 @@ Output of ``detect`` (CONTRACT.md): one JSON object per line, one line per image
 order given: ``{"image": PATH, "green": g, "yellow": y, "red": r, "other": o}`` or
 ``{"image": PATH, "error": LINE}``. Exit 0 when every image was read, 1 when one could not
 be. Never a traceback: whatever goes wrong with one image becomes its error line. A
-black-and-white photo in which dice are seen is such an error (their colours cannot be
-told), not a count of "other" dice.
+black-and-white photo is such an error (the dice's colours cannot be told), never a count
+of "other" dice nor of no dice.
 
 ``eval`` reads a suite folder (``labels.json`` of kind ``dice``, or ``dice-count`` for
 photos whose dice are boxed but not coloured) and prints each image it got wrong, then a
@@ -50,15 +50,18 @@ def detect(paths: list[str], *, out: IO[str]) -> int:
 
 
 def read_colour_dice(frame: np.ndarray) -> DiceReading:
-    """``read_dice``, refusing a black-and-white photo in which dice are seen.
+    """``read_dice``, refusing a black-and-white photo.
 
-    :raises ImageError: the frame has no colour (every pixel grey) and holds dice.
+    Toss Up! is scored by the colours of the top faces, so a photo with no colour can
+    never be read: not even as "no dice", since grey dice may go unseen in it (a grey
+    copy of the demo's frame 3 read as zero dice).
+
+    :raises ImageError: the frame has no colour (every pixel grey).
     """
-    reading = read_dice(frame)
-    if reading.count and _is_grey(frame):
-        raise ImageError(f"a black-and-white photo: {reading.count} dice seen, but their "
-                         "colours cannot be told; use a colour photo")
-    return reading
+    if _is_grey(frame):
+        raise ImageError("a black-and-white photo: the dice's colours cannot be told; "
+                         "use a colour photo")
+    return read_dice(frame)
 
 
 def _is_grey(frame: np.ndarray) -> bool:
@@ -80,7 +83,10 @@ def evaluate(suite_dir: Path, labels: dict, *, out: IO[str]) -> int:
     """
     images = labels.get("images")
     if not isinstance(images, dict) or not images:
-        out.write(f"companion eval: {suite_dir}: labels.json has no images\n")
+        what = "is empty" if isinstance(images, dict) else "must be an object"
+        out.write(f'companion eval: {suite_dir}: labels.json "images" {what}: '
+                  '{"photo.jpg": {"green": 1, "yellow": 0, "red": 2}, ...} '
+                  "(see: companion eval --help)\n")
         return 2
     if labels.get("kind") == "dice-count":
         return _evaluate_finder(suite_dir, images, out=out)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from companion.errors import ActionError
+from companion.journal_salvage import Salvaged, salvage
 
 log = logging.getLogger(__name__)
 
@@ -87,11 +88,18 @@ class Journal:
         self.path = Path(data_dir) / self.FILENAME
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.moved_aside: Path | None = None
+        self.salvaged: Salvaged | None = None
         try:
             self._db = self._open()
         except sqlite3.DatabaseError as exc:
             self.moved_aside = self._move_aside(str(exc))
             self._db = self._open()
+            try:
+                self.salvaged = salvage(self.moved_aside, self._db)
+            except sqlite3.Error as failed:  # the fresh journal stays empty
+                log.error("Nothing could be recovered from %s: %s", self.moved_aside, failed)
+            else:
+                log.error("%s", self.salvaged.sentence())
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -123,7 +131,7 @@ class Journal:
             src = Path(str(self.path) + suffix)
             if src.exists():
                 src.rename(Path(str(target) + suffix))
-        log.error("The journal %s was unreadable (%s); moved it to %s and started afresh.",
+        log.error("The journal %s was unreadable (%s); moved it to %s and started a new one.",
                   self.path, reason, target)
         return target
 

@@ -17,8 +17,8 @@ DICE = """\
 Output: one JSON object per line, one line per photo, in the order given:
   {"image": "table.jpg", "green": 3, "yellow": 4, "red": 3, "other": 0}
 the number of dice whose top face shows each colour; "other" counts dice of no Toss Up!
-colour (another game's die). A black-and-white photo with dice in it is an error line:
-their colours cannot be told.
+colour (another game's die). A black-and-white photo is an error line: the dice's
+colours cannot be told in it.
 
 """ + PHOTOS
 

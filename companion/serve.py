@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import socket
 import sys
 import threading
 from dataclasses import dataclass
@@ -87,6 +88,7 @@ def _open_data(args: argparse.Namespace, folder: Path) -> tuple[Config, Any, Jou
         config = load_config(folder, overrides=config_overrides(args),
                              base=DEMO_SETTINGS if args.demo else None)
         calibration = _calibration(config)
+        _check_address(config.host, config.port)
     except ConfigError as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
         return 2
@@ -98,6 +100,21 @@ def _open_data(args: argparse.Namespace, folder: Path) -> tuple[Config, Any, Jou
               file=sys.stderr)
         return 1
     return config, calibration, journal
+
+
+def _check_address(host: str, port: int) -> None:
+    """Look ``host`` up as the server will, before anything starts (waitress would raise a
+    bare ValueError for a name that does not resolve, after the journal was opened).
+
+    :raises ConfigError: the address does not resolve on this machine.
+    """
+    try:
+        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigError(f"server.host {host!r} cannot be looked up "
+                          f"({reason}); use 0.0.0.0 for every network or 127.0.0.1 for "
+                          "this machine alone.") from None
 
 
 def _server(args: argparse.Namespace, config: Config, folder: Path, session: Session,
@@ -117,6 +134,10 @@ def _server(args: argparse.Namespace, config: Config, folder: Path, session: Ses
         return 2
     try:
         server = make_server(app, config.host, config.port)
+    except ValueError:  # waitress's "Invalid host/port" when a lookup fails after the check
+        print(f"companion serve: cannot listen on {config.host}:{config.port}: the address "
+              "does not resolve", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(f"companion serve: cannot listen on {config.host}:{config.port}: "
               f"{exc.strerror or exc}", file=sys.stderr)
@@ -264,14 +285,16 @@ def _camera(config: Config, session: Session, indicators: Indicators,
 
     ``decks`` holds one taught deck folder per card game (``decks/sorry-21/``).
     """
-    from hardware.camera import open_camera
+    from hardware.camera import open_camera, parse_camera_spec
     from hardware.capture import CaptureThread
 
     from companion.camera_link import CardLink, DiceLink
     from companion.recognition import Recognizer
 
     spec, fps = config.camera, config.replay_fps
-    if spec == "none":  # no `camera` in the state: the pages show no camera, not a broken one
+    # No `camera` in the state: the pages show no camera, not a broken one. Parsed, as the
+    # camera opener does: "None" or " none" were read as a camera that never gave a frame.
+    if parse_camera_spec(spec).kind == "none":
         return None, None
 
     def on_status(status: dict[str, Any]) -> None:

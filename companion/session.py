@@ -46,6 +46,8 @@ class Session:
         self._public: dict[str, Any] = {}
         self._kept: deque[dict[str, Any]] = deque(maxlen=KEPT_STATES)
         self._load()
+        if journal.moved_aside is not None:  # the host is told, not only the log
+            self.set_extra("journal", _damage_notice(journal))
 
     # -- reading ---------------------------------------------------------------------
 
@@ -174,14 +176,19 @@ class Session:
         """Attach live information that is not journaled (camera status, what it saw).
 
         Extras appear in the public state under ``key`` but do not change ``version``
-        (a restart forgets them); :meth:`wait_any` wakes on every change of them.
+        (a restart forgets them); :meth:`wait_any` wakes on every change of them. A value
+        of None removes ``key`` from the state.
         """
         with self._lock:
             if self._extras.get(key) == value:
                 return
-            self._extras[key] = value
+            if value is None:
+                del self._extras[key]
+                self._public = {k: v for k, v in self._public.items() if k != key}
+            else:
+                self._extras[key] = value
+                self._public = {**self._public, key: value}
             self._extras_seq += 1
-            self._public = {**self._public, key: value}
             self._lock.notify_all()
 
     def extras(self) -> tuple[int, dict[str, Any]]:
@@ -322,3 +329,14 @@ def _result(module: ModuleType, state: Any) -> list[str] | None:
 
 
 __all__ = ["ActionError", "Session"]
+
+
+def _damage_notice(journal: Journal) -> dict[str, Any]:
+    """The live ``journal`` field after a damaged journal was moved aside on start."""
+    found = journal.salvaged
+    damaged = journal.moved_aside.name if journal.moved_aside else ""
+    message = found.sentence() if found else (
+        f"The journal was damaged and nothing could be recovered; the damaged file is kept "
+        f"as {damaged}.")
+    return {"damaged": damaged, "games": found.games if found else 0,
+            "actions": found.actions if found else 0, "message": message}

@@ -22,8 +22,10 @@ def find_game(game_id: object) -> ModuleType:
 
     :raises InvalidAction: if no game has that id.
     """
-    if not isinstance(game_id, str) or game_id not in GAMES:
-        known = ", ".join(sorted(GAMES))
+    known = ", ".join(sorted(GAMES))
+    if not isinstance(game_id, str):  # {"game": {"x": 1}}: no Python repr in the answer
+        raise InvalidAction(f"'game' must be one of: {known}.")
+    if game_id not in GAMES:
         raise InvalidAction(f"Unknown game {game_id!r}; the companion knows: {known}.")
     return importlib.import_module(GAMES[game_id])
 

@@ -28,6 +28,7 @@ the faces are stored in the action.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
@@ -56,10 +57,30 @@ class ActionDoc:
     required: tuple[str, ...] = ()
 
 
+#: Direction overrides, embeddings and isolates: they reorder the text drawn after the name
+#: (a scoreboard line could read backwards), and no name needs them.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _refused(char: str) -> bool:
+    """A character no name may hold: a control (Cc: tab, newline, NUL), a line or paragraph
+    separator, a lone surrogate, or a bidi override. Not ``str.isprintable()``, which also
+    refuses the zero-width joiner of family emoji and the non-joiner of Persian names."""
+    kind = unicodedata.category(char)
+    return kind in ("Cc", "Zl", "Zp", "Cs") or char in _BIDI_CONTROLS
+
+
+def _seen(name: str) -> str:
+    """The name without its invisible format characters (ZWJ, ZWNJ, zero-width space...),
+    so that "Ann" and "Ann" with a zero-width space count as the same name."""
+    return "".join(c for c in name if unicodedata.category(c) != "Cf").strip()
+
+
 def check_players(players: Any, low: int, high: int) -> tuple[str, ...]:
     """Return the player names as a tuple, or raise InvalidAction with a table sentence.
 
-    Names are stripped, 1-40 characters, and unique (case-insensitive).
+    Names are stripped, 1-40 characters, and unique (case-insensitive, invisible
+    characters aside); emoji sequences and joiners are welcome, control characters not.
     """
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise InvalidAction("Players must be a list of names.")
@@ -69,11 +90,14 @@ def check_players(players: Any, low: int, high: int) -> tuple[str, ...]:
     for name in names:
         if not name:
             raise InvalidAction("Every player needs a name.")
-        if not name.isprintable():
-            raise InvalidAction("A name may not hold control characters.")
+        if any(_refused(c) for c in name):
+            raise InvalidAction("A name may not hold control characters (tabs, line "
+                                "breaks, text-direction overrides).")
+        if not _seen(name):
+            raise InvalidAction("Every player needs a name.")
         if len(name) > 40:
             raise InvalidAction(f"The name {name[:20]!r}... is too long (40 characters at most).")
-    if len({n.casefold() for n in names}) != len(names):
+    if len({_seen(n).casefold() for n in names}) != len(names):
         raise InvalidAction("Two players have the same name.")
     return names
 
@@ -188,7 +212,8 @@ def get_type(data: Any, known: Mapping[str, Any]) -> str:
 CORRECT_DOC = ActionDoc(
     summary="Correct a player's score by 'delta', saying why; journaled, so undo takes it back.",
     properties={
-        "player": {"type": "integer", "minimum": 0, "description": "seat index"},
+        "player": {"oneOf": [{"type": "string"}, {"type": "integer", "minimum": 0}],
+                   "description": "the player's name (any case) or seat index, as leave"},
         "delta": {"type": "integer", "minimum": -1000, "maximum": 1000, "not": {"const": 0}},
         "reason": {"type": "string", "minLength": 1, "maxLength": 200},
     },
@@ -199,16 +224,17 @@ CORRECT_DOC = ActionDoc(
 
 @dataclass(frozen=True)
 class Correct:
-    """A score correction by the host: ``delta`` points for seat ``player``, and why."""
+    """A score correction by the host: ``delta`` points for ``player`` (a name or a seat
+    number, as ``leave`` takes), and why."""
 
-    player: int
+    player: PlayerRef
     delta: int
     reason: str
 
 
 def parse_correct(data: Mapping[str, Any]) -> Correct:
     """Read a ``correct`` action dict, or raise InvalidAction naming the field."""
-    player = get_int(data, "player", high=99)
+    player = get_player(data, "player")
     delta = get_int(data, "delta", low=-1000, high=1000)
     if delta == 0:
         raise InvalidAction("A correction of 0 changes nothing; give 'delta' as +n or -n.")
@@ -232,10 +258,8 @@ def check_correct(action: Correct, players: tuple[str, ...], scores: tuple[int, 
     """
     if over:
         raise NotNow("The game is over; undo the last action first to correct a score.")
-    if action.player >= len(players):
-        raise IllegalAction(f"There is no seat {action.player}; seats go from 0 to "
-                            f"{len(players) - 1}.")
-    name, score = players[action.player], scores[action.player]
+    seat = seat_of(players, action.player)
+    name, score = players[seat], scores[seat]
     new = score + action.delta
     if new < 0:
         raise IllegalAction(f"{name} has {score} {unit}; a correction cannot go below 0.")
@@ -247,8 +271,9 @@ def check_correct(action: Correct, players: tuple[str, ...], scores: tuple[int, 
 def corrected(players: tuple[str, ...], scores: tuple[int, ...],
               action: Correct) -> tuple[tuple[int, ...], Event]:
     """The scores after ``action`` and its ``correct`` event (assumes check_correct passed)."""
-    total = scores[action.player] + action.delta
-    new = scores[:action.player] + (total,) + scores[action.player + 1:]
-    return new, Event("correct", {"player": players[action.player], "seat": action.player,
+    seat = seat_of(players, action.player)
+    total = scores[seat] + action.delta
+    new = scores[:seat] + (total,) + scores[seat + 1:]
+    return new, Event("correct", {"player": players[seat], "seat": seat,
                                   "delta": action.delta, "reason": action.reason,
                                   "total": total})

@@ -1,6 +1,6 @@
 """Paper Tales: 4 turns of 6 simultaneous phases, tracked with phase timers and a ledger.
 
-Rules digest: ``shared/rules/paper-tales.md`` and ``paper-tales-units.md``. Everyone plays
+Rules digest: ``docs/rules/paper-tales.md`` and ``paper-tales-units.md``. Everyone plays
 each phase at once, so ``current`` is always None; the host (or a GPIO button, or the
 phase timer) moves the table on with ``next``. The companion keeps the ledger: Gold
 (start 3, +2 on entering Income, deployment and Land costs), Legend Points (never below

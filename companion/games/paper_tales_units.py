@@ -1,6 +1,6 @@
 """Paper Tales: the 42 base-game Units (81 cards) and their strength in a War.
 
-Facts from ``shared/rules/paper-tales-units.md`` (two digital adaptations agree on every
+Facts from ``docs/rules/paper-tales-units.md`` (two digital adaptations agree on every
 cost and strength; the Peddler has 3 copies so the deck counts 81). Ids are the English
 names in kebab-case (``"time-master"``), the same ids a learned card deck uses.
 

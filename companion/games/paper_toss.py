@@ -1,6 +1,6 @@
 """Paper Toss: toss paper past Hazards; the Toss card decides; first to 10 tokens wins.
 
-Rules digest: ``shared/rules/paper-toss.md``; player docs: ``docs/games/paper-toss.md``.
+Rules digest: ``docs/rules/paper-toss.md``; player docs: ``docs/games/paper-toss.md``.
 A turn is a ``pass`` or a ``toss``. A toss opens the Hazard step: other players play
 Hazards one at a time and the tosser counters each; the first Hazard left standing
 names the *chooser*, who flips two Toss cards and picks the one the tosser applies.

@@ -1,6 +1,6 @@
 """Sorry! Revenge card game: race the play pile to exactly 21 and flip your pawns HOME.
 
-Rules digest: ``shared/rules/sorry-21.md``; player docs: ``docs/games/sorry-21.md``.
+Rules digest: ``docs/rules/sorry-21.md``; player docs: ``docs/games/sorry-21.md``.
 Each turn puts one card on the play pile (numbers add, slides set the total). The card
 that makes exactly 21 wins the round: one pawn flips HOME, unless another player steals
 it with SORRY!. Over 21 busts: every other player flips a pawn HOME. The next player

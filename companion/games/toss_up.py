@@ -1,6 +1,6 @@
 """Toss Up!: ten dice, push your luck, first past 100 triggers the final round.
 
-Rules digest: ``shared/rules/toss-up.md``. Each die has 3 green, 2 yellow and 1 red
+Rules digest: ``docs/rules/toss-up.md``. Each die has 3 green, 2 yellow and 1 red
 face. Greens score and are set aside; a roll with no green but a red ("a red light")
 loses the turn's points; a roll of only yellows changes nothing. Once a player ends a
 turn with more than ``target`` points, every other player gets one last turn.

@@ -1,6 +1,6 @@
 """Toss Your Cookies: roll, pass and toss cookie cards until someone shouts "Snickerdoodle!".
 
-Rules digest: ``shared/rules/toss-your-cookies.md``. The companion does not track the
+Rules digest: ``docs/rules/toss-your-cookies.md``. The companion does not track the
 cards; it runs the table: the setup helper, the rolls (typed from the real dice, or a
 virtual roll whose faces ``prepare`` stores in the action), the Toss countdown every
 phone calls out together ("One, two, three, Toss!"), the scramble timer, and the tally

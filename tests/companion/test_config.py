@@ -173,3 +173,16 @@ def test_config_is_a_frozen_value() -> None:
     config = Config()
     with pytest.raises(AttributeError):
         config.port = 1  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "127.0.0.1", "::", "::1", "localhost",
+                                  "pi.local", "table-pi", "pi.example.org."])
+def test_addresses_and_host_names_are_accepted(tmp_path: Path, host: str) -> None:
+    assert load_config(tmp_path, env={}, overrides=[f"server.host={host}"]).host == host
+
+
+@pytest.mark.parametrize("host", ["999.1.1.1", "1.2.3", "bad host", "-pi", "a..b", "pi_1"])
+def test_a_malformed_host_is_refused_as_a_setting(tmp_path: Path, host: str) -> None:
+    # It was accepted and failed at serve time with waitress's ValueError traceback.
+    with pytest.raises(ConfigError, match=r"^the command line: server.host must be an IP"):
+        load_config(tmp_path, env={}, overrides=[f"server.host={host}"])

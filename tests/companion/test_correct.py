@@ -66,6 +66,16 @@ def test_a_correction_cannot_win_the_game(empty_session, game):
     assert scores(empty_session.act(correct(0, limit - 1)))[0] == limit - 1
 
 
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_correction_names_the_player_as_leave_does(empty_session, game):
+    # correct took only a seat number while leave took a name too: now both take either.
+    empty_session.start(game, PLAYERS[game])
+    state = empty_session.act({**correct(0, 1), "player": "ben"})
+    assert scores(state)[:2] == [0, 1] and state["events"][0]["seat"] == 1
+    with pytest.raises(IllegalAction, match="Nobody at this table is called 'Zed'"):
+        empty_session.act({**correct(0, 1), "player": "Zed"})
+
+
 def test_no_correction_once_the_game_is_over(empty_session):
     empty_session.start("toss-up", ["Ann", "Ben"], {"target": 5})
     empty_session.act({"type": "roll", "green": 6, "yellow": 4, "red": 0})
@@ -80,7 +90,8 @@ def test_no_correction_once_the_game_is_over(empty_session):
     ({"player": 0, "delta": 2}, "Say why"),
     ({"player": 0, "delta": 2, "reason": "   "}, "Say why"),
     ({"player": 0, "delta": 2, "reason": "x" * 201}, "200 characters"),
-    ({"player": "Ann", "delta": 2, "reason": "x"}, "'player' must be a whole number"),
+    ({"player": "  ", "delta": 2, "reason": "x"}, "'player' must be a player's name or seat"),
+    ({"player": 1.5, "delta": 2, "reason": "x"}, "'player' must be a player's name or seat"),
     ({"player": 0, "delta": 1.5, "reason": "x"}, "'delta' must be a whole number"),
     ({"player": 0, "delta": 5000, "reason": "x"}, "'delta' must be between"),
 ])

@@ -44,6 +44,9 @@ def _png_claiming(width: int, height: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
 
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True,
                           text=True, timeout=120)
@@ -180,6 +183,23 @@ def test_a_black_and_white_photo_of_dice_is_an_error_not_other_dice(tmp_path):
     assert result.returncode == 1
     assert "black-and-white" in mono["error"] and "colour photo" in mono["error"]
     assert "error" not in empty and "error" not in good and good["green"] == 1
+
+
+def test_a_black_and_white_photo_is_an_error_even_when_no_dice_are_seen(tmp_path):
+    # A grey copy of the demo's frame 3 read as {"green": 0, "yellow": 0, "red": 0}, exit 0.
+    demo = cv2.imread(str(ROOT / "companion" / "demo" / "frames" / "0003.jpg"))
+    grey = cv2.cvtColor(cv2.cvtColor(demo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    cv2.imwrite(str(tmp_path / "mono-demo.jpg"), grey)
+    cv2.imwrite(str(tmp_path / "mono-table.jpg"), cv2.cvtColor(
+        cv2.cvtColor(ds.table(), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR))
+    cv2.imwrite(str(tmp_path / "colour.jpg"), demo)
+    result = run_cli("detect", "dice", "--json", *(str(tmp_path / n) for n in
+                                                    ("mono-demo.jpg", "mono-table.jpg",
+                                                     "colour.jpg")))
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert result.returncode == 1 and len(lines) == 3
+    assert all("black-and-white" in line["error"] for line in lines[:2])
+    assert "error" not in lines[2]  # the rest are still read
 
 
 def _boxed_dice(frame, places, side):

@@ -235,3 +235,33 @@ def test_a_demo_restart_gives_back_a_finished_game(tmp_path: Path) -> None:
             ["Dee", "Eve"], before["version"], True)
     finally:
         journal.close()
+
+
+@pytest.mark.parametrize("flags, said", [
+    (["--host", "999.1.1.1"], "server.host must be an IP address"),
+    (["--set", "server.host=999.1.1.1"], "server.host must be an IP address"),
+    (["--host", "nosuch.invalid"], "server.host 'nosuch.invalid' cannot be looked up"),
+])
+def test_a_bad_host_stops_serve_with_one_line(tmp_path: Path, flags: list[str],
+                                              said: str) -> None:
+    # waitress raised a bare ValueError with a traceback, after the journal was opened.
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+    done = subprocess.run([sys.executable, "-m", "companion.cli", "serve", "--camera", "none",
+                           "--port", "0", "--pin", PIN, "--data-dir", str(tmp_path / "data"),
+                           *flags], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env=clean)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
+    assert not (tmp_path / "data").exists()  # refused before anything was made
+
+
+def test_no_camera_in_any_spelling_gives_no_camera_warning(tmp_path: Path,
+                                                          served: list[Served]) -> None:
+    # "--camera None" opened the null camera and logged "no frames from none for 5 s".
+    server = Served("--camera", "None", "--data-dir", str(tmp_path / "data"))
+    served.append(server)
+    time.sleep(1)  # a capture thread would have opened its camera by now
+    status, _, body = server.get("/api/state")
+    assert status == 200 and "camera" not in json.loads(body)
+    assert server.stop() == 0
+    assert "no frames" not in server.stderr() and "camera starting" not in server.stderr()

@@ -41,7 +41,8 @@ def _jpeg(width: int = 64, height: int = 48) -> bytes:
     import cv2
     import numpy as np
 
-    ok, data = cv2.imencode(".jpg", np.full((height, width, 3), 128, np.uint8))
+    # a plain wooden-brown picture: a grey one is refused as black-and-white by detect dice
+    ok, data = cv2.imencode(".jpg", np.full((height, width, 3), (70, 110, 160), np.uint8))
     assert ok
     return data.tobytes()
 

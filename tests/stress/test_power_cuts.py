@@ -101,7 +101,9 @@ def test_damaged_journal_is_moved_aside_at_start(tmp_path, damage):
     damage(data / "companion.db")
     with ServeProcess(data) as server:
         status, state = server.client().call("GET", "/api/state")
-        assert status == 200 and state["version"] == 0 and state["game"] is None
+        # what can be read is salvaged (tests/companion/test_journal_salvage.py) and the
+        # host is told; these damages leave too little for a game to come back
+        assert status == 200 and state["journal"]["damaged"].startswith("companion.db.")
         log = server.log()
     moved = list(data.glob("companion.db.damaged-*"))
     assert moved, "the damaged journal was not kept"
@@ -110,7 +112,7 @@ def test_damaged_journal_is_moved_aside_at_start(tmp_path, damage):
     from companion.journal import Journal
 
     again = Journal(data)
-    assert again.moved_aside is None and again.version() == 0
+    assert again.moved_aside is None
     again.close()
     assert list(data.glob("companion.db.damaged-*")) == moved
 

@@ -1,6 +1,6 @@
 """The five games' rulings as players check them, through the HTTP API on a real server.
 
-Each story plays one edge of the rules digests (``shared/rules/*.md``) through waitress on
+Each story plays one edge of the rules digests (``docs/rules/*.md``) through waitress on
 localhost and a real SQLite journal: the smallest and largest tables, ties at the end, a
 final round, undo across the boundaries, the exact-21 pile's slides and bust, Paper Tales'
 4 turns x 6 phases, and Toss Your Cookies' countdown. The engines' own tests hold the
