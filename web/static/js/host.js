@@ -59,6 +59,10 @@ const Host = {
     Calls.sync(state.calls);
     const controls = HostControls[state.game];
     fill(document.getElementById("status"), statusLine(state));
+    // a damaged journal was moved aside on start: what could be recovered, in one sentence
+    const journal = document.getElementById("journal-notice");
+    journal.hidden = !state.journal;
+    journal.textContent = state.journal ? state.journal.message : "";
     const box = document.getElementById("controls");
     box.hidden = !state.game || state.over;
     if (state.game && !state.over) {
