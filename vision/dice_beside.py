@@ -20,9 +20,8 @@ import numpy as np
 import cv2
 
 from vision.dice_blobs import inner_contrast
-from vision.dice_faces import percentile
 from vision.dice_gate import PER_TOP
-from vision.dice_piles import die_at
+from vision.dice_piles import die_at, inner_split
 
 GROW = 1.25  # a die found accounts for its top's box grown this much about its centre
 OPEN = 0.5  # the disc that opens the rest away, in die edges (a top holds it)
@@ -141,13 +140,11 @@ def _has_round_pip(value: np.ndarray, box: np.ndarray, side: float) -> bool:
     face), darker or brighter than the middle of the part's brightness range: two or
     more, or one in the middle at least ``ONE`` of a face (a one's big pip). The dark
     rounded edges of a side face seen aslant make thin strips, a glint one small spot."""
-    c = box.mean(axis=0)
-    sel = np.zeros(value.shape, np.uint8)
-    cv2.fillConvexPoly(sel, ((box - c) * 0.7 + c).astype(np.int32), 255)
-    v = value[sel > 0]
-    if v.size < 4:
+    inner = inner_split(value, box)
+    if inner is None:
         return False
-    mid = 0.5 * (percentile(v, 2) + percentile(v, 98))
+    sel, mid = inner
+    c = box.mean(axis=0)
     lo, hi = 0.01 * side * side, side * side / 7
     for phase in (cv2.CMP_LT, cv2.CMP_GT):
         spots = cv2.bitwise_and(cv2.compare(value, mid, phase), sel)

@@ -130,19 +130,29 @@ def die_at(work: np.ndarray, centre: np.ndarray, side: float, min_pips: float,
     return box, (float(centre[0]), float(centre[1])), hsv, (x0, y0)
 
 
+def inner_split(value: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """A box's inner part (0.7 of it, a 0/255 mask over ``value``) and the middle of its
+    brightness range (2nd to 98th percentile), where pips split from the face; None when
+    the part holds under four pixels."""
+    c = box.mean(axis=0)
+    sel = np.zeros(value.shape, np.uint8)
+    cv2.fillConvexPoly(sel, ((box - c) * 0.7 + c).astype(np.int32), 255)
+    v = value[sel > 0]
+    if v.size < 4:
+        return None
+    return sel, 0.5 * (percentile(v, 2) + percentile(v, 98))
+
+
 def _pip_like(value: np.ndarray, box: np.ndarray, side: float) -> bool:
     """True when the brightness spread inside a box's inner part (0.7 of it) comes from
     pips: split at the middle of its range, the darker or the brighter side holds two
     pieces of a pip's size (a hundredth to a seventh of a die), or one that stays clear
     of the inner part's border (a one's pip). A cloth's checks or a shadow's edge cross
     the square: a few big pieces, each reaching its border."""
-    c = box.mean(axis=0)
-    sel = np.zeros(value.shape, np.uint8)
-    cv2.fillConvexPoly(sel, ((box - c) * 0.7 + c).astype(np.int32), 255)
-    v = value[sel > 0]
-    if v.size < 4:
+    inner = inner_split(value, box)
+    if inner is None:
         return False
-    mid = 0.5 * (percentile(v, 2) + percentile(v, 98))
+    sel, mid = inner
     rim = cv2.dilate(cv2.bitwise_not(sel), np.ones((3, 3), np.uint8))
     lo, hi = 0.01 * side * side, side * side / 7
     for phase in (cv2.CMP_LT, cv2.CMP_GT):
