@@ -89,6 +89,7 @@ class Journal:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.moved_aside: Path | None = None
         self.salvaged: Salvaged | None = None
+        self.upgraded = False  # set by _open: this open added games.held
         try:
             self._db = self._open()
         except sqlite3.DatabaseError as exc:
@@ -113,7 +114,8 @@ class Journal:
             if status != "ok":
                 raise sqlite3.DatabaseError(f"quick_check: {status}")
             db.executescript(_SCHEMA)
-            _add_held_column(db)
+            # True once, on the first open of a journal written before games.held
+            self.upgraded = _add_held_column(db)
         except sqlite3.DatabaseError:
             db.close()
             raise
@@ -173,6 +175,18 @@ class Journal:
         """The deadline (epoch seconds) the game's latest undo held back, or None."""
         row = self._db.execute("SELECT held FROM games WHERE id = ?", (game_id,)).fetchone()
         return None if row is None or row[0] is None else float(row[0])
+
+    def last_undo(self, game_id: int) -> float | None:
+        """When the game's latest undo was made (epoch seconds), or None if none was: what
+        a journal written before ``games.held`` can tell of its held deadline."""
+        row = self._db.execute("SELECT MAX(undone_at) FROM actions WHERE game_id = ?",
+                               (game_id,)).fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
+    def keep_held(self, game_id: int, held: float) -> None:
+        """Write the deadline an upgraded journal's latest undo held back (no new version:
+        nothing a phone sees changes)."""
+        self._db.execute("UPDATE games SET held = ? WHERE id = ?", (held, game_id))
 
     # -- writing: each method is one transaction that also bumps the version ---------
 
@@ -243,11 +257,14 @@ class _Transaction:
             raise _storage_error(exc) from None
 
 
-def _add_held_column(db: sqlite3.Connection) -> None:
-    """Give a journal written before ``games.held`` existed that column (empty: nothing held)."""
+def _add_held_column(db: sqlite3.Connection) -> bool:
+    """Give a journal written before ``games.held`` existed that column (empty: nothing
+    held); True when it was added now."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
-    if "held" not in columns:
-        db.execute("ALTER TABLE games ADD COLUMN held REAL")
+    if "held" in columns:
+        return False
+    db.execute("ALTER TABLE games ADD COLUMN held REAL")
+    return True
 
 
 def _storage_error(exc: sqlite3.Error) -> StorageError:

@@ -59,9 +59,11 @@ def salvage(damaged: Path, db: sqlite3.Connection) -> Salvaged:
         return Salvaged(0, 0, damaged)
     db.execute("BEGIN IMMEDIATE")
     try:
-        db.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
+        # the columns named: the journal has more (games.held) than any copy needs
+        db.executemany(f"INSERT INTO games ({_COLUMNS['games']}) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        [kept_games[k] for k in sorted(kept_games)])
-        db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?)", kept_actions)
+        db.executemany(f"INSERT INTO actions ({_COLUMNS['actions']}) VALUES (?, ?, ?, ?, ?)",
+                       kept_actions)
         # above any version a phone saw: the old counter if it was read, else every row
         new = max(version, len(games) + len(actions)) + 1
         db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)", (str(new),))

@@ -240,9 +240,21 @@ class Session:
             self._module, self._state, self._game_id = module, state, self._record.id
             self._action_ids, self._recent = ids, recent
             self._held = self.journal.held(self._record.id)
+            if self._held is None and self.journal.upgraded:
+                self._held = self._held_before_upgrade(module, state)
         # Events are the cues of the change that made this version; a restart is not a
         # change, so phones that reconnect play no sound.
         self._public = self._build_public([])
+
+    def _held_before_upgrade(self, module: ModuleType, state: Any) -> float | None:
+        """A journal written before ``games.held``: the deadline its latest undo held back
+        as that code judged it (the timer's end, if it had passed by the undo), kept in the
+        journal so later restarts hold it too."""
+        due, last = _deadline(module, state), self.journal.last_undo(self._game_id)
+        if due is None or last is None or due > last:
+            return None
+        self.journal.keep_held(self._game_id, due)
+        return due
 
     def _replay_game(self, module: ModuleType, record: Any, *, skip_last: bool = False
                      ) -> tuple[Any, list[int], list[dict[str, Any]], list[Event]]:

@@ -7,6 +7,8 @@ and the undo seemed to do nothing. Real SQLite journal, the fake clock.
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from companion.journal import Journal, StorageError
@@ -197,3 +199,24 @@ def test_a_restart_keeps_holding_the_timers_end_after_more_actions(tmp_path, jou
         restarted = Session(again, clock=clock)
         assert restarted.tick() is None
         assert restarted.state()["phase"] == "deployment"
+
+
+def test_an_upgraded_journal_keeps_holding_the_timers_end_its_undo_took_back(tmp_path, journal, clock):
+    # Deployment ran out and the host took that back; then the companion was upgraded to
+    # a version that journals the held deadline (games.held). The journal written before
+    # has no such column: the first restart judges the hold as the old code did (the
+    # timer's end had passed by the latest undo) and keeps it for later restarts.
+    session = tales(journal, clock)
+    session.act({"type": "next"})  # Deployment, 90 s
+    clock.advance(91)
+    assert session.tick()["phase"] == "wars"
+    session.undo()
+    journal.close()
+    with sqlite3.connect(tmp_path / Journal.FILENAME) as db:  # as the older code wrote it
+        db.execute("ALTER TABLE games DROP COLUMN held")
+    clock.advance(30)
+    for _ in range(2):  # the upgrade's restart, then an ordinary one
+        with Journal(tmp_path) as again:
+            restarted = Session(again, clock=clock)
+            assert restarted.tick() is None, "the timeout the undo took back came back"
+            assert restarted.state()["phase"] == "deployment"
