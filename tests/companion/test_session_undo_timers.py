@@ -182,15 +182,21 @@ def test_a_restart_holds_back_only_the_deadline_the_undo_held(tmp_path, journal,
         assert (ticked["phase"], ticked["version"]) == ("wars", started["version"] + 1)
 
 
-def test_a_restart_keeps_holding_the_timers_end_after_more_actions(tmp_path, journal, clock):
-    # Deployment ran out and moved on; the host took that back to enter the realms, so
-    # the deploys that follow the undo must not let the timeout come back, live or
-    # after a restart.
+def deployment_ran_out_and_undone(journal: Journal, clock: FakeClock) -> Session:
+    """A Paper Tales session whose Deployment timer ran out (to Wars), taken back by undo."""
     session = tales(journal, clock)
     session.act({"type": "next"})  # Deployment, 90 s
     clock.advance(91)
     assert session.tick()["phase"] == "wars"
     session.undo()
+    return session
+
+
+def test_a_restart_keeps_holding_the_timers_end_after_more_actions(tmp_path, journal, clock):
+    # Deployment ran out and moved on; the host took that back to enter the realms, so
+    # the deploys that follow the undo must not let the timeout come back, live or
+    # after a restart.
+    session = deployment_ran_out_and_undone(journal, clock)
     session.act({"type": "deploy", "player": 0, "front": [], "back": []})
     assert session.tick() is None
     journal.close()
@@ -206,11 +212,7 @@ def test_an_upgraded_journal_keeps_holding_the_timers_end_its_undo_took_back(tmp
     # a version that journals the held deadline (games.held). The journal written before
     # has no such column: the first restart judges the hold as the old code did (the
     # timer's end had passed by the latest undo) and keeps it for later restarts.
-    session = tales(journal, clock)
-    session.act({"type": "next"})  # Deployment, 90 s
-    clock.advance(91)
-    assert session.tick()["phase"] == "wars"
-    session.undo()
+    deployment_ran_out_and_undone(journal, clock)
     journal.close()
     with sqlite3.connect(tmp_path / Journal.FILENAME) as db:  # as the older code wrote it
         db.execute("ALTER TABLE games DROP COLUMN held")
