@@ -34,6 +34,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.cards_tell import bank_memo
 from vision.deck import Deck
 from vision.results import CardSighting
 
@@ -169,17 +170,13 @@ def _beyond_face(card: _Marks, faces: list[_Marks]) -> float:
     return float(best)
 
 
-_FACE_MARKS: dict[int, tuple[np.ndarray, dict[str, list[_Marks]]]] = {}
+_FACE_MARKS: dict = {}  # per deck (bank_memo): card id -> each reference photo's marks
 
 
 def _face_marks(deck: Deck, card_id: str) -> list[_Marks]:
     """Each reference photo's marks of the face (kept per deck)."""
-    held = _FACE_MARKS.get(id(deck.faces))
-    if held is None or held[0] is not deck.faces:
-        if len(_FACE_MARKS) > 8:
-            _FACE_MARKS.clear()
-        held = _FACE_MARKS[id(deck.faces)] = (deck.faces, {})
-    if card_id not in held[1]:
-        held[1][card_id] = [_side_marks(f, np.ones(f.shape[:2], bool))
-                            for f, cid in zip(deck.faces, deck.ids) if cid == card_id]
-    return held[1][card_id]
+    held = bank_memo(_FACE_MARKS, deck.faces)
+    if card_id not in held:
+        held[card_id] = [_side_marks(f, np.ones(f.shape[:2], bool))
+                         for f, cid in zip(deck.faces, deck.ids) if cid == card_id]
+    return held[card_id]
