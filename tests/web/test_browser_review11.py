@@ -110,7 +110,7 @@ def test_a_paper_tales_tie_says_it_was_won_on_gold(browser, live_server):
     phone.goto(live_server.url + "/")
     assert phone.text_content("#tie-break") == sentence
     host = open_host(browser, live_server)
-    host.wait_for_selector("#status .status-text")
+    wait_version(host, state["version"])  # "Loading the table…" until the first state arrives
     assert sentence in host.text_content("#status")
     snap(phone, "review11-tales-tie-phone")
     snap(host, "review11-tales-tie-host")
