@@ -97,6 +97,10 @@ def _config_parser(sub: Any) -> None:
     conf = sub.add_parser("config", help="print the effective settings as TOML "
                                          "(the data folder's companion.toml, then flags)")
     _config_flags(conf)
+    conf.add_argument("--save", action="store_true",
+                      help="write the settings (the data folder's companion.toml, then these "
+                           "flags; not the environment's) back into that companion.toml "
+                           "instead of printing them")
 
 
 def _eval_parser(sub: Any) -> None:
@@ -320,11 +324,14 @@ def _eval(suite: Path) -> int:
 
 def _config(args: argparse.Namespace) -> int:
     """Print the effective settings as TOML (a valid companion.toml)."""
-    from companion.config import ConfigError, format_toml, load_config, resolve_data_dir
+    from companion.config import FILE_NAME, ConfigError, format_toml, load_config, resolve_data_dir
     from hardware.camera import CameraSpecError, parse_camera_spec
 
+    data_dir = resolve_data_dir(args.data_dir)
     try:
-        config = load_config(resolve_data_dir(args.data_dir), overrides=config_overrides(args))
+        # saved: the file and the flags only, so a variable set for one run is not kept
+        config = load_config(data_dir, env={} if args.save else None,
+                             overrides=config_overrides(args))
         parse_camera_spec(config.camera)  # refused here as ``serve`` would refuse it
     except ConfigError as exc:
         print(f"companion config: {exc}", file=sys.stderr)
@@ -332,7 +339,19 @@ def _config(args: argparse.Namespace) -> int:
     except CameraSpecError as exc:
         print(f"companion config: camera.spec: {exc}", file=sys.stderr)
         return 2
-    sys.stdout.write(format_toml(config))
+    if not args.save:
+        sys.stdout.write(format_toml(config))
+        return 0
+    path = data_dir / FILE_NAME
+    try:  # whole or not at all: a cut power never leaves half a file
+        data_dir.mkdir(parents=True, exist_ok=True)
+        part = path.with_name(path.name + ".part")
+        part.write_text(format_toml(config), encoding="utf-8")
+        os.replace(part, path)
+    except OSError as exc:
+        print(f"companion config: cannot save {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"Saved the settings to {path}; `companion serve` uses them when it next starts.")
     return 0
 
 
