@@ -21,6 +21,7 @@ game and card (404 with a sentence).
 
 from __future__ import annotations
 
+import shlex
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,6 +48,13 @@ def _install(state: Any) -> None:
 
 def _folder(game: str) -> Path:
     return deck_teach.deck_folder(current_app.config["DATA_DIR"], game)
+
+
+def _learn_command(game: str) -> str:
+    """The command that teaches `game` from a folder of photos into this companion's decks."""
+    data_dir = Path(current_app.config["DATA_DIR"]).resolve()
+    return (f"companion deck learn --from DIR --game {shlex.quote(game)} "
+            f"--data-dir {shlex.quote(str(data_dir))}")
 
 
 def _faces(game: str) -> tuple[deck_teach.CardFace, ...]:
@@ -103,7 +111,8 @@ def deck_summary(game: str) -> dict[str, Any]:
     module_name = dict(deck_teach.card_games()).get(game, game)
     return {"game": game, "name": module_name, "total": len(listed),
             "taught": sum(1 for f in listed if f["taught"]), "faces": listed,
-            "camera": get_companion(current_app).camera is not None}
+            "camera": get_companion(current_app).camera is not None,
+            "learn_command": _learn_command(game)}
 
 
 @bp.get("")
@@ -143,7 +152,7 @@ def capture(game: str, card: str) -> Any:
     camera = get_companion(current_app).camera
     if camera is None:
         raise NotNow("This companion runs without a camera; teach from photos instead: "
-                     "companion deck learn --from DIR --game " + game + ".")
+                     + _learn_command(game) + ".")
     frame, _ = camera.snapshot()
     if frame is None:
         raise NotNow("The camera has not delivered a picture yet; try again in a moment.")

@@ -402,7 +402,12 @@ def _face_and_deck_schemas() -> tuple[dict[str, Any], dict[str, Any]]:
             "properties": {"game": {"type": "string"}, "name": {"type": "string"},
                            "total": {"type": "integer"}, "taught": {"type": "integer"},
                            "faces": {"type": "array", "items": face},
-                           "camera": {"type": "boolean"}}}
+                           "camera": {"type": "boolean"},
+                           "learn_command": {
+                               "type": "string",
+                               "description": "The command that teaches this game's faces "
+                                              "from a folder of photos into this "
+                                              "companion's data folder."}}}
     return face, deck
 
 

@@ -194,12 +194,16 @@ def test_a_deck_folder_that_cannot_be_written_is_a_503_sentence(rig, monkeypatch
 
 
 def test_without_a_camera_capture_says_how_else_to_teach(tmp_path):
-    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "d"), "PIN": PIN})
+    # the command must name this companion's data folder: without --data-dir the faces went
+    # to ~/.local/share/companion, and a companion started with --data-dir never saw them
+    data = tmp_path / "my data"
+    app = create_app({"TESTING": True, "DATA_DIR": str(data), "PIN": PIN})
     answer = app.test_client().post("/api/decks/sorry-21/switch/capture", headers=HOST)
     assert answer.status_code == 409
-    assert "companion deck learn --from DIR --game sorry-21" in answer.get_json()["error"]
+    command = f"companion deck learn --from DIR --game sorry-21 --data-dir '{data.resolve()}'"
+    assert command in answer.get_json()["error"]
     deck = app.test_client().get("/api/decks/sorry-21", headers=HOST).get_json()
-    assert deck["camera"] is False
+    assert deck["camera"] is False and deck["learn_command"] == command
     app.extensions["companion"].session.journal.close()
 
 

@@ -113,7 +113,7 @@ const Teach = {
     else img.removeAttribute("src");
     if (!deck.camera) {
       this.showError("This companion runs without a camera. Teach from photos instead: " +
-                     "companion deck learn --from DIR --game " + deck.game);
+                     deck.learn_command);
     }
     this.renderButtons();
     this.startLive();
