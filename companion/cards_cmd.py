@@ -8,18 +8,19 @@ folder that cannot be loaded). Problems with single deck files go to stderr, one
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import IO, Callable, Collection
+from typing import IO, Callable, Mapping
 
-from vision.cards import read_cards
 import numpy as np
 
-from vision.deck import IMAGE_SUFFIXES, Deck, card_id_of, load_deck, rectified_face, save_face
+from vision.cards import read_cards
+from vision.deck import IMAGE_SUFFIXES, Deck, load_deck, rectified_face, save_face
 from vision.imageio import ImageError, read_image, shrink_to
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -127,7 +128,7 @@ class _Score:
 
 
 def learn_from_folder(photos_dir: str | Path, deck_dir: str | Path, *,
-                      out: IO[str] = sys.stdout, cards: Collection[str] | None = None) -> int:
+                      out: IO[str] = sys.stdout, cards: Mapping[str, str] | None = None) -> int:
     """Teach a deck from photos named by card id: find the card, rectify, save its face.
 
     Each photo ``<card-id>.jpg`` (or ``<card-id>@<n>.jpg``) shows one card on a table;
@@ -135,22 +136,28 @@ def learn_from_folder(photos_dir: str | Path, deck_dir: str | Path, *,
     as the camera's teaching looks for it (:func:`companion.deck_teach.card_image`), then
     as a reference photo's outline; a photo where neither finds it is saved whole, as a
     scan would be, and named on ``out`` (a photo of a card on a busy table is better
-    retaken or cropped). With ``cards`` (the game's card ids) a photo named otherwise is
-    skipped, not taught as a face the game never plays. Returns 0, 1 if a photo was
-    unreadable or none was taught (one line on stderr says why).
+    retaken or cropped). With ``cards`` (the game's card ids and the names printed on
+    them) a photo may also be named by the printed name (``0.jpg``, ``Slide to 15.jpg``),
+    and one named otherwise is skipped with the nearest id, not taught as a face the game
+    never plays. Each photo gets a line on ``out`` as it is done. Returns 0, 1 if a photo
+    was unreadable or none was taught (one line on stderr says why).
     """
     src, dst = Path(photos_dir), Path(deck_dir)
     if not src.is_dir():
         print(f"companion deck learn: {src} is not a folder", file=sys.stderr)
         return 2
-    status, taught, whole = 0, 0, 0
+    status, taught, whole, misnamed = 0, 0, 0, 0
     for photo in sorted(p for p in src.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES):
-        if not _ID.match(card_id_of(photo.name)):
-            out.write(f"{photo.name}: not named by a card id; skipped\n")
+        stem, at, copy = photo.stem.partition("@")
+        card = stem if cards is None else card_named(stem, cards)
+        if card is None:
+            hint = nearest_card(stem, cards or {})
+            out.write(f"{photo.name}: no card of this game is called '{stem}'"
+                      + (f" (did you mean '{hint}'?)" if hint else "") + "; skipped\n")
+            misnamed += 1
             continue
-        if cards is not None and card_id_of(photo.name) not in cards:
-            out.write(f"{photo.name}: no card of this game is called "
-                      f"'{card_id_of(photo.name)}'; skipped\n")
+        if not _ID.match(card):
+            out.write(f"{photo.name}: not named by a card id; skipped\n")
             continue
         try:
             face, found = _photo_face(read_image(photo))
@@ -158,22 +165,54 @@ def learn_from_folder(photos_dir: str | Path, deck_dir: str | Path, *,
             out.write(f"{photo.name}: {_one_line(exc)}; skipped\n")
             status = 1
             continue
-        if not found:
-            out.write(f"{photo.name}: no card edge found, so the whole photo is its face "
-                      "(right for a scan or a photo cropped to the card; else retake it "
-                      "with the card alone on a plain table, or crop it)\n")
-            whole += 1
         dst.mkdir(parents=True, exist_ok=True)
-        save_face(dst / f"{photo.stem}.png", face)
+        save_face(dst / f"{card}{at}{copy}.png", face)
         taught += 1
+        if found:
+            out.write(f"{photo.name}: taught as {card}\n")
+        else:
+            out.write(f"{photo.name}: taught as {card}, but no card edge was found, so the "
+                      "whole photo is its face (right for a scan or a photo cropped to the "
+                      "card; else retake it with the card alone on a plain table, or crop "
+                      "it)\n")
+            whole += 1
+        out.flush()  # a line as each photo is done: 50 phone photos take a minute or more
+    if misnamed and cards:
+        out.write("This game's card ids (a photo may also be named by the card's printed "
+                  "name): " + ", ".join(cards) + "\n")
     if not taught:
         why = ("none of its photos could be used (see above)" if status else
                "it needs photos named by card id, e.g. <card-id>.jpg")
         print(f"companion deck learn: no card taught from {src}: {why}", file=sys.stderr)
         return 1
-    out.write(f"taught {taught} card faces into {dst}"
+    out.write(f"taught {taught} card face{'' if taught == 1 else 's'} into {dst}"
               + (f" ({whole} of them whole photos: see above)" if whole else "") + "\n")
     return status
+
+
+def _plain(text: str) -> str:
+    """`text` as compared with card names: letters and digits only, case folded."""
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def card_named(stem: str, cards: Mapping[str, str]) -> str | None:
+    """The card id a photo's name stands for: the id itself, or the id or printed name of
+    exactly one card once case, spaces and punctuation are set aside; None otherwise."""
+    if stem in cards:
+        return stem
+    key = _plain(stem)
+    hits = {card for card, name in cards.items() if key and key in (_plain(card), _plain(name))}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def nearest_card(stem: str, cards: Mapping[str, str]) -> str | None:
+    """The card id whose id or printed name is closest to a photo's unmatched name."""
+    keys = {}
+    for card, name in cards.items():
+        keys.setdefault(_plain(card), card)
+        keys.setdefault(_plain(name), card)
+    close = difflib.get_close_matches(_plain(stem), list(keys), n=1, cutoff=0.6)
+    return keys[close[0]] if close else None
 
 
 # Long side a photo is looked at when teaching: a 12 Mpx phone photo is shrunk to it (the

@@ -267,10 +267,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 2
 
 
-def _photo_deck(args: argparse.Namespace) -> tuple[Path, set[str] | None]:
+def _photo_deck(args: argparse.Namespace) -> tuple[Path, dict[str, str] | None]:
     """The deck folder ``deck learn --from DIR`` writes to: ``--deck``, else the folder the
     companion reads ``--game``'s deck from (``<data>/decks/GAME_ID``); and ``--game``'s
-    card ids (None without ``--game``), read once.
+    card ids with their printed names (None without ``--game``), read once.
 
     :raises SystemExit: (2, after a one-line usage error) neither is given, or no such game.
     """
@@ -281,7 +281,7 @@ def _photo_deck(args: argparse.Namespace) -> tuple[Path, set[str] | None]:
     cards = None
     if args.game is not None:
         try:
-            cards = {face.id for face in card_faces(args.game)}
+            cards = {face.id: face.name for face in card_faces(args.game)}
         except InvalidAction as exc:
             _usage_error("deck learn", str(exc))
     if args.deck is not None:

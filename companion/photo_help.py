@@ -49,4 +49,8 @@ that contrasts with it, each named by its card id (AH.jpg; a second photo: AH@2.
 JPEG, PNG or WebP, any size (looked at 1600 pixels). The card is found, straightened and
 saved 400 pixels high into the deck folder; a photo where no card edge is found is saved
 whole (right for a scan, or a photo cropped to the card) and named in the output, so it
-can be retaken. Check the deck with `companion detect cards --deck DECK_DIR --json`."""
+can be retaken. With --game, a photo may also be named by the name printed on its card
+(0.jpg, "Slide to 15.jpg"); a name the game does not know is skipped with the nearest card
+id, and the game's ids are listed. Check the deck with
+`companion detect cards --deck DECK_DIR --json`.
+GAME_ID, the games with a deck to teach: paper-toss, sorry-21, toss-your-cookies."""

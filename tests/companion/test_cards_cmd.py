@@ -142,7 +142,9 @@ def test_learn_from_phone_photos_names_each_photo_saved_whole(tmp_path):
     out = io.StringIO()
     assert learn_from_folder(photos, tmp_path / "deck", out=out) == 0
     said = out.getvalue().splitlines()
-    assert said[0].startswith("num-1.jpeg: no card edge found, so the whole photo is its face")
+    assert said[0].startswith("num-1.jpeg: taught as num-1, but no card edge was found, so "
+                              "the whole photo is its face")
+    assert said[1] == "num-2.JPG: taught as num-2"
     assert said[-1].endswith("(1 of them whole photos: see above)")
     face = cv2.imread(str(tmp_path / "deck" / "num-2.png"))
     assert face.shape[0] == 400 and 0.6 < face.shape[1] / 400 < 0.8  # the card, rectified

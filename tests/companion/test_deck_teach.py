@@ -354,7 +354,7 @@ def test_cli_from_folder_teaches_a_games_deck_where_the_companion_reads_it(tmp_p
     cv2.imwrite(str(photos / "switch.jpg"), one_card("hero-moon"))
     assert main(["deck", "learn", "--from", str(photos), "--game", "sorry-21",
                  "--data-dir", str(data)]) == 0
-    assert "taught 1 card faces" in capsys.readouterr().out
+    assert "taught 1 card face into" in capsys.readouterr().out
     assert [p.name for p in (data / "decks" / "sorry-21").glob("*.png")] == ["switch.png"]
     for game, message in (("toss-up", "uses no cards"), ("nope", "Unknown game")):
         with pytest.raises(SystemExit) as stop:
@@ -387,6 +387,24 @@ def test_cli_from_folder_teaches_nothing_the_game_does_not_play(tmp_path, capsys
         main(["deck", "learn", "--from", str(photos), "--game", "nope", "--deck",
               str(tmp_path / "deck")])
     assert stop.value.code == 2 and "Unknown game" in capsys.readouterr().err
+
+
+def test_cli_from_folder_takes_printed_names_and_says_the_ids(tmp_path, capsys):
+    # the host page says "Show the 0 card", but a photo 0.jpg was skipped as "no card of
+    # this game is called '0'" with no hint that its id is number-0, nor any list of ids
+    photos, data = tmp_path / "photos", tmp_path / "data"
+    photos.mkdir()
+    for name in ("0", "Slide to 15@2", "swich"):
+        cv2.imwrite(str(photos / f"{name}.jpg"), one_card("hero-moon"))
+    assert main(["deck", "learn", "--from", str(photos), "--game", "sorry-21",
+                 "--data-dir", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert sorted(p.name for p in (data / "decks" / "sorry-21").glob("*.png")) == [
+        "number-0.png", "slide-15@2.png"]
+    assert "0.jpg: taught as number-0" in out
+    assert "swich.jpg: no card of this game is called 'swich' (did you mean 'switch'?)" in out
+    assert "This game's card ids" in out and "number-0, number-1" in out
+    assert "taught 2 card faces into" in out
 
 
 def test_a_fully_taught_game_says_so(tmp_path, capsys):
@@ -470,3 +488,11 @@ def test_a_capture_whose_outline_leaves_the_cards_edge_is_refused(monkeypatch):
         card_image(frame)
     monkeypatch.setattr(deck_teach, "find_one_card", lambda frame, aspect=None: corners)
     assert card_image(frame).shape[0] == deck_teach.FACE_HEIGHT  # on the edge: saved
+
+
+def test_the_learn_help_names_every_game_with_a_deck(capsys):
+    from companion.deck_teach import card_games
+    from companion.photo_help import LEARN
+
+    listed = LEARN.rsplit("the games with a deck to teach:", 1)[1].strip(" .\n").split(", ")
+    assert listed == [game for game, _ in card_games()]
