@@ -7,6 +7,7 @@ folder of photos instead: :func:`companion.cards_cmd.learn_from_folder`.)
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -63,7 +64,7 @@ def learn_live(run: TeachRun, read: Callable[[], np.ndarray | None], *,
 
 def learn_command(args: Any) -> int:
     """``companion deck learn --game GAME_ID``: exit 0, 1 for a camera failure, 2 for usage."""
-    from hardware.camera import CameraError, open_camera, parse_camera_spec
+    from hardware.camera import CameraError, NullCamera, open_camera, parse_camera_spec
     from hardware.replay import ReplayCamera
 
     from companion.config import ConfigError, load_config, resolve_data_dir
@@ -85,12 +86,20 @@ def learn_command(args: Any) -> int:
         print(f"Every card of {args.game} is taught in {folder}; "
               "use --all to show them again.")
         return 0
+    tried: list[str] = []
     try:
         # A replay camera gives its next recorded picture at each capture, without pacing.
         camera = (ReplayCamera(spec.path, fps=None) if spec.kind == "replay"
-                  else open_camera(spec))
+                  else open_camera(spec, log=tried.append))
     except CameraError as exc:
         return _fail(prog, f"--camera {camera_spec}: {exc}", 2 if spec.kind == "replay" else 1)
+    if isinstance(camera, NullCamera):  # auto found none: every capture would fail
+        # the log's "camera: skipped opencv:0 (no webcam at /dev/video0)" lines, shortened
+        skipped = [re.sub(r"^camera: skipped (\S+) \((.*)\)$", r"\1: \2", line)
+                   for line in tried if line.startswith("camera: skipped ")]
+        why = "; ".join(skipped)
+        return _fail(prog, "no camera found" + (f" ({why})" if why else "") + "; connect "
+                           "one or name it with --camera, or teach from photos: --from DIR.", 1)
     with camera:
         try:
             learn_live(run, camera.read, still=1 if spec.kind == "replay" else 3,

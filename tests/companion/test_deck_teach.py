@@ -6,6 +6,7 @@ Tables are drawn in the test (``tests.vision.cards_support``) and shown through 
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import os
@@ -496,3 +497,15 @@ def test_the_learn_help_names_every_game_with_a_deck(capsys):
 
     listed = LEARN.rsplit("the games with a deck to teach:", 1)[1].strip(" .\n").split(", ")
     assert listed == [game for game, _ in card_games()]
+
+
+@pytest.mark.skipif(Path("/dev/video0").exists() or importlib.util.find_spec("picamera2"),
+                    reason="a camera is here: auto finds it")
+def test_learning_live_without_any_camera_stops_at_once(tmp_path, capsys):
+    # auto found no camera, started anyway, and answered every Enter with "The camera
+    # gives no picture; check that it is connected."
+    assert main(["deck", "learn", "--game", "sorry-21", "--camera", "auto",
+                 "--data-dir", str(tmp_path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and "no camera found" in captured.err
+    assert "--from DIR" in captured.err and "Teaching" not in captured.out
