@@ -187,18 +187,43 @@ def body_sides(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray,
 
     Each of 16 rays is sampled a pixel apart from one pixel past the spot's radius out to
     five radii; the body ends where two samples in a row are not bright light without an
-    edge; the median reach is 0.56 of the die's edge. The rays of all spots are sampled
+    edge; the median reach is 0.56 of the die's edge. The rays of many spots are sampled
     at once, padded to the longest (a few numpy calls per frame instead of per spot).
     """
-    if not spots:
-        return []
-    h, w = cls_roi.shape
     runs = [np.arange(r + 1.0, r * 5.0 + 2.0, 1.0) for _, r in spots]
-    lengths = np.array([len(r) for r in runs])
-    steps = np.zeros((len(spots), int(lengths.max())))
-    for row, run in zip(steps, runs):
-        row[:len(run)] = run
-        row[len(run):] = run[-1]  # (padding: its pairs are left out below)
+    out: list[float | None] = [None] * len(spots)
+    # spots of like ray lengths together, so little is padded (and memory stays small)
+    chunk: list[int] = []
+    for i in sorted(range(len(spots)), key=lambda i: len(runs[i])):
+        if chunk and (len(chunk) + 1) * len(runs[i]) > _SAMPLES:
+            _body_chunk(cls_roi, value, grad, spots, runs, chunk, out, edge)
+            chunk = []
+        chunk.append(i)
+    if chunk:
+        _body_chunk(cls_roi, value, grad, spots, runs, chunk, out, edge)
+    return out
+
+
+_SAMPLES = 1024  # most samples of one ray times spots in one call of ``_body_chunk``
+
+
+def _body_chunk(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray,
+                spots: list[tuple[np.ndarray, float]], steps_of: list[np.ndarray],
+                chunk: list[int], out: list[float | None], edge: float) -> None:
+    """``body_sides`` of the spots at the indices ``chunk``, each one's rays sampled at
+    ``steps_of`` its index, into ``out`` at those indices."""
+    spots = [spots[i] for i in chunk]
+    runs = [steps_of[i] for i in chunk]
+    h, w = cls_roi.shape
+    lengths = [len(r) for r in runs]
+    padded = lengths[0] != lengths[-1]  # (the chunk is in order of length)
+    if padded:
+        steps = np.zeros((len(spots), lengths[-1]))
+        for row, run in zip(steps, runs):
+            row[:len(run)] = run
+            row[len(run):] = run[-1]  # (padding: its pairs are left out below)
+    else:
+        steps = np.array(runs)
     centres = np.array([c for c, _ in spots])
     pts = centres[:, None, None, :] + RAYS[None, :, None, :] * steps[:, None, :, None]
     xs, ys = _pixels(pts, w, h)
@@ -214,26 +239,20 @@ def body_sides(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray,
     inside[:, :, :2] |= light[:, :, :2]  # the mark's own outline is not the die's edge
     # where each ray leaves the body: the first of two samples in a row outside it
     out_pair = ~inside[..., :-1] & ~inside[..., 1:]
-    out_pair &= (np.arange(out_pair.shape[2]) < lengths[:, None] - 1)[:, None, :]
+    if padded:
+        out_pair &= (np.arange(out_pair.shape[2]) < np.array(lengths)[:, None] - 1)[:, None, :]
     leaves = np.where(out_pair.any(axis=2), out_pair.argmax(axis=2), -1)
     first_ok = ((pts[:, :, 0, 0] >= 0) & (pts[:, :, 0, 0] < w) & (pts[:, :, 0, 1] >= 0)
                 & (pts[:, :, 0, 1] < h)).all(axis=1)
-    out: list[float | None] = []
-    for run, (_, radius), leave, ok, rung in zip(runs, spots, leaves, first_ok, ringed):
-        if not rung:
-            out.append(None)  # not ringed by a light body
-            continue
+    for i, run, (_, radius), leave, ok, rung in zip(chunk, runs, spots, leaves, first_ok,
+                                                     ringed):
         bounded = leave >= 0
-        if np.count_nonzero(bounded) < 0.75 * len(bounded) or not ok:
-            out.append(None)  # the light area runs on: a coloured spot on a light table
-            continue
+        if not rung or np.count_nonzero(bounded) < 0.75 * len(bounded) or not ok:
+            continue  # not ringed; or the light runs on: a coloured spot on a light table
         reach = run[leave[bounded]]
         med = faces_.percentile(reach, 50)
-        if med < 1.15 * radius or med > 4.5 * radius or faces_.percentile(reach, 20) < 0.5 * med:
-            out.append(None)
-            continue
-        out.append(1.8 * med)
-    return out
+        if 1.15 * radius <= med <= 4.5 * radius and faces_.percentile(reach, 20) >= 0.5 * med:
+            out[i] = 1.8 * med
 
 
 def _pixels(pts: np.ndarray, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
