@@ -7,7 +7,9 @@ readers are loaded in one process (the earlier one renamed ``vision_base`` in a 
 copy) and read the same bench frames in turn, so a busy machine slows both alike: the
 median over the frames of each frame's quickest of ``--repeat`` reads (CPU time, one
 OpenCV thread). The frames are bench_dice.py's: every fourth 640x480 suite image (84),
-or with ``--big`` the 1280x960 ones (42).
+or with ``--big`` the 1280x960 ones (42). With ``--stage NAME`` only the CPU time spent
+inside ``vision.dice.NAME`` (a step ``read_dice`` calls, e.g. ``find_marks``) is counted,
+in both readers: a step's own change, too small for the whole frame's noise.
 """
 
 from __future__ import annotations
@@ -52,11 +54,39 @@ def _frames(big: bool) -> list:
             + [f for f in frames if f.shape[1] == 1280])
 
 
+def _timed(module, stage: str | None):
+    """A function reading a frame with ``module.read_dice`` and returning the CPU time it
+    took, or with ``stage`` the time spent inside ``module.<stage>`` during the read."""
+    if stage is None:
+        def read(frame) -> float:
+            t = time.process_time()
+            module.read_dice(frame)
+            return time.process_time() - t
+        return read
+    spent = [0.0]
+    step = getattr(module, stage)
+
+    def timed(*a, **k):
+        t = time.process_time()
+        try:
+            return step(*a, **k)
+        finally:
+            spent[0] += time.process_time() - t
+    setattr(module, stage, timed)
+
+    def read_step(frame) -> float:
+        spent[0] = 0.0
+        module.read_dice(frame)
+        return spent[0]
+    return read_step
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir", help="folder holding the earlier vision/ package")
     ap.add_argument("--big", action="store_true", help="1280x960 frames")
     ap.add_argument("--repeat", type=int, default=5, help="reads per frame and reader")
+    ap.add_argument("--stage", metavar="NAME", help="time only vision.dice.NAME")
     args = ap.parse_args()
     src = Path(args.dir) / "vision"
     if not (src / "dice.py").is_file():
@@ -66,19 +96,16 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         _renamed_copy(src, Path(tmp))
         sys.path[:0] = [str(ROOT), tmp]
-        from vision.dice import read_dice as new
-        from vision_base.dice import read_dice as old
+        import vision.dice
+        import vision_base.dice
 
+        old, new = (_timed(m, args.stage) for m in (vision_base.dice, vision.dice))
         before, after = [], []
         for frame in _frames(args.big):
             a, b = [], []
             for _ in range(args.repeat):
-                t = time.process_time()
-                old(frame)
-                a.append(time.process_time() - t)
-                t = time.process_time()
-                new(frame)
-                b.append(time.process_time() - t)
+                a.append(old(frame))
+                b.append(new(frame))
             before.append(min(a))
             after.append(min(b))
     ma, mb = statistics.median(before), statistics.median(after)

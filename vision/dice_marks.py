@@ -57,11 +57,13 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
             if spot is not None:
                 spots.append((code, cnt, mask, spot))
     ringed = _ringed(cls_roi, [s[3] for s in spots])  # (most spots are not: all at once)
+    spots = [s for s, ok in zip(spots, ringed) if ok]
+    # how far each ringed spot's light body reaches, all at once (``body_sides``)
+    bodies = body_sides(cls_roi, value, grad, [(s[3][0], s[3][1]) for s in spots])
     parts: list[dict] = []  # measured one by one, finished together
-    for (code, cnt, mask, spot), ok in zip(spots, ringed):
-        if ok:
-            parts += _mark_part(code, cnt, mask, spot, cls_roi, value, hsv_roi, bgr_roi,
-                                grad, offset, sizes, lit)
+    for (code, cnt, mask, spot), body in zip(spots, bodies):
+        parts += _mark_part(code, cnt, mask, spot, body, cls_roi, value, hsv_roi, bgr_roi,
+                            offset, sizes, lit)
     return faces_.finish(parts, cls_roi, grad, offset)
 
 
@@ -82,7 +84,7 @@ def _spot(cnt: np.ndarray, sizes: tuple[float, float, float]
 
 def _ringed(cls_roi: np.ndarray, spots: list[tuple]) -> list[bool]:
     """For each spot (centre (x, y), radius, area), whether three samples of 16 rays out
-    of it, from two pixels past its radius, are mostly light (``_body_side``'s first
+    of it, from two pixels past its radius, are mostly light (``body_sides``' first
     test, for all spots at once): a small mark's edge blends about a pixel wide into the
     body (read grey), and a star's points reach past its equal-area radius."""
     if not spots:
@@ -100,19 +102,19 @@ _STEPS3 = np.array([1.0, 2.0, 3.0])  # (from two pixels past the radius)
 
 
 def _mark_part(code: int, cnt: np.ndarray, mask: np.ndarray,
-               spot: tuple[np.ndarray, float, float], cls_roi: np.ndarray,
-               value: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
-               grad: np.ndarray, offset: tuple[int, int],
+               spot: tuple[np.ndarray, float, float], body: float | None,
+               cls_roi: np.ndarray, value: np.ndarray, hsv_roi: np.ndarray,
+               bgr_roi: np.ndarray, offset: tuple[int, int],
                sizes: tuple[float, float, float], lit: tuple | None = None) -> list[dict]:
     """The measures (``dice_faces.measure``, with ``body``, ``body_value`` and
     ``near_ring``) of one coloured outline ``cnt`` of ``mask`` taken for a mark ringed by
     a light body, as a list of one; empty when it is no such mark. ``spot`` is its
-    (centre, radius, area) (``_spot``); ``value`` is the V plane of ``hsv_roi``; ``sizes``
+    (centre, radius, area) (``_spot``), ``body`` the die edge its light body gives
+    (``body_sides``; None: none); ``value`` is the V plane of ``hsv_roi``; ``sizes``
     are ``find_marks``'s (min_area, max_side, min_side), ``lit`` its brightness before
     the exposure gain and the gain."""
     min_side = sizes[2]
     centre, radius, area = spot
-    body = _body_side(cls_roi, value, grad, centre, radius)
     if body is None or body < 0.5 * min_side or area < 0.04 * body * body:
         return []
     x, y, w, h = cv2.boundingRect(cnt)
@@ -171,35 +173,86 @@ _FIRST = np.array([1.0, 2.0, 3.0])
 
 def _body_side(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray, centre: np.ndarray,
                radius: float, *, edge: float = 70.0) -> float | None:
-    """Die edge length around a mark, or None when the light body is missing or unbounded."""
+    """Die edge length around a mark, or None when the light body is missing or unbounded
+    (``body_sides`` of one spot)."""
+    return body_sides(cls_roi, value, grad, [(centre, radius)], edge=edge)[0]
+
+
+def body_sides(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray,
+               spots: list[tuple[np.ndarray, float]], *, edge: float = 70.0
+               ) -> list[float | None]:
+    """For each spot (centre (x, y), radius), the die edge length its light body gives,
+    or None when no light body rings it (``_ringed``'s test, on these rays), it runs on
+    (a coloured spot on a light table) or its reach is unlike a die's around a mark.
+
+    Each of 16 rays is sampled a pixel apart from one pixel past the spot's radius out to
+    five radii; the body ends where two samples in a row are not bright light without an
+    edge; the median reach is 0.56 of the die's edge. The rays of many spots are sampled
+    at once, padded to the longest (a few numpy calls per frame instead of per spot).
+    """
+    runs = [np.arange(r + 1.0, r * 5.0 + 2.0, 1.0) for _, r in spots]
+    out: list[float | None] = [None] * len(spots)
+    # spots of like ray lengths together, so little is padded (and memory stays small)
+    chunk: list[int] = []
+    for i in sorted(range(len(spots)), key=lambda i: len(runs[i])):
+        if chunk and (len(chunk) + 1) * len(runs[i]) > _SAMPLES:
+            _body_chunk(cls_roi, value, grad, spots, runs, chunk, out, edge)
+            chunk = []
+        chunk.append(i)
+    if chunk:
+        _body_chunk(cls_roi, value, grad, spots, runs, chunk, out, edge)
+    return out
+
+
+_SAMPLES = 1024  # most samples of one ray times spots in one call of ``_body_chunk``
+
+
+def _body_chunk(cls_roi: np.ndarray, value: np.ndarray, grad: np.ndarray,
+                spots: list[tuple[np.ndarray, float]], steps_of: list[np.ndarray],
+                chunk: list[int], out: list[float | None], edge: float) -> None:
+    """``body_sides`` of the spots at the indices ``chunk``, each one's rays sampled at
+    ``steps_of`` its index, into ``out`` at those indices."""
+    spots = [spots[i] for i in chunk]
+    runs = [steps_of[i] for i in chunk]
     h, w = cls_roi.shape
-    steps = np.arange(radius + 1.0, radius * 5.0 + 2.0, 1.0)
-    # three samples of each ray first (past the mark's blended edge, as ``_ringed``):
-    # most spots have no light body around
-    near = centre[None, None, :] + RAYS[:, None, :] * steps[None, 1:4, None]
-    xs, ys = _pixels(near, w, h)
-    if np.count_nonzero(cls_roi[ys, xs] == faces_.LIGHT) < 0.6 * xs.size:
-        return None  # not ringed by a light body
-    pts = centre[None, None, :] + RAYS[:, None, :] * steps[None, :, None]
+    lengths = [len(r) for r in runs]
+    padded = lengths[0] != lengths[-1]  # (the chunk is in order of length)
+    if padded:
+        steps = np.zeros((len(spots), lengths[-1]))
+        for row, run in zip(steps, runs):
+            row[:len(run)] = run
+            row[len(run):] = run[-1]  # (padding: its pairs are left out below)
+    else:
+        steps = np.array(runs)
+    centres = np.array([c for c, _ in spots])
+    pts = centres[:, None, None, :] + RAYS[None, :, None, :] * steps[:, None, :, None]
     xs, ys = _pixels(pts, w, h)
     light = cls_roi[ys, xs] == faces_.LIGHT
+    # three samples of each ray first (past the mark's blended edge, as ``_ringed``)
+    ringed = np.count_nonzero(light[:, :, 1:4].reshape(len(spots), -1), axis=1) >= 0.6 * 48
     v = value[ys, xs].astype(np.float32)
-    first = light[:, :3]
-    ref = faces_.percentile(v[:, :3][first], 50)
-    inside = light & (v >= 0.86 * ref) & (grad[ys, xs] < edge)
-    inside[:, :2] |= light[:, :2]  # the mark's own outline is not the die's edge
+    refs = [faces_.percentile(vs[:, :3][first], 50) if ok else 0.0
+            for vs, first, ok in zip(v, light[:, :, :3], ringed)]
+    # (each spot's threshold as float32, as comparing with its Python float would)
+    least = (0.86 * np.array(refs)).astype(np.float32)[:, None, None]
+    inside = light & (v >= least) & (grad[ys, xs] < edge)
+    inside[:, :, :2] |= light[:, :, :2]  # the mark's own outline is not the die's edge
     # where each ray leaves the body: the first of two samples in a row outside it
-    out_pair = ~inside[:, :-1] & ~inside[:, 1:]
-    leaves = np.where(out_pair.any(axis=1), out_pair.argmax(axis=1), -1)
-    inside_ok = (pts[..., 0] >= 0) & (pts[..., 0] < w) & (pts[..., 1] >= 0) & (pts[..., 1] < h)
-    bounded = leaves >= 0
-    if np.count_nonzero(bounded) < 0.75 * len(bounded) or not inside_ok[:, 0].all():
-        return None  # the light area runs on: a coloured spot on a light table
-    reach = steps[leaves[bounded]]
-    med = faces_.percentile(reach, 50)
-    if med < 1.15 * radius or med > 4.5 * radius or faces_.percentile(reach, 20) < 0.5 * med:
-        return None
-    return 1.8 * med
+    out_pair = ~inside[..., :-1] & ~inside[..., 1:]
+    if padded:
+        out_pair &= (np.arange(out_pair.shape[2]) < np.array(lengths)[:, None] - 1)[:, None, :]
+    leaves = np.where(out_pair.any(axis=2), out_pair.argmax(axis=2), -1)
+    first_ok = ((pts[:, :, 0, 0] >= 0) & (pts[:, :, 0, 0] < w) & (pts[:, :, 0, 1] >= 0)
+                & (pts[:, :, 0, 1] < h)).all(axis=1)
+    for i, run, (_, radius), leave, ok, rung in zip(chunk, runs, spots, leaves, first_ok,
+                                                     ringed):
+        bounded = leave >= 0
+        if not rung or np.count_nonzero(bounded) < 0.75 * len(bounded) or not ok:
+            continue  # not ringed; or the light runs on: a coloured spot on a light table
+        reach = run[leave[bounded]]
+        med = faces_.percentile(reach, 50)
+        if 1.15 * radius <= med <= 4.5 * radius and faces_.percentile(reach, 20) >= 0.5 * med:
+            out[i] = 1.8 * med
 
 
 def _pixels(pts: np.ndarray, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:

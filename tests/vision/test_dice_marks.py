@@ -140,3 +140,47 @@ def test_a_small_star_whose_edge_blends_grey_into_the_body_is_ringed_by_it():
     marks = [m for m in _marks(patch) if m.cls == GREEN and np.hypot(
         m.centre[0] - 40, m.centre[1] - 40) < 3]
     assert len(marks) == 1 and marks[0].body > 0 and marks[0].ring >= 0.9
+
+
+def test_the_light_bodies_of_all_ringed_spots_are_measured_at_once_as_one_by_one():
+    # ``body_sides`` samples the rays of every spot at once, padded to the longest; each
+    # spot's answer is the one its own rays give (a die's edge from its body's reach, or
+    # None): a mark on a die-sized light body, a small and a big one on a body that runs
+    # on (a light table), one at the ROI's edge, one on the table
+    from vision import dice_marks
+    from vision.dice_faces import LIGHT
+
+    cls = np.zeros((140, 200), np.uint8)
+    cls[20:60, 20:60] = LIGHT  # a die's light body, 40 pixels across
+    cls[80:140, 100:200] = LIGHT  # a light table running off the ROI
+    value = np.where(cls == LIGHT, 210, 60).astype(np.uint8)
+    grad = np.zeros_like(value)
+    grad[19:61, 19] = grad[19:61, 60] = 200  # the die's rim
+    spots = [(np.array([40.0, 40.0]), 5.0), (np.array([150.0, 110.0]), 3.0),
+             (np.array([150.0, 115.0]), 9.5), (np.array([1.0, 139.0]), 4.0),
+             (np.array([100.0, 30.0]), 6.0), (np.array([38.5, 41.2]), 7.3)]
+    together = dice_marks.body_sides(cls, value, grad, spots)
+    alone = [dice_marks.body_sides(cls, value, grad, [s])[0] for s in spots]
+    assert together == alone
+    assert together[0] is not None and abs(together[0] - 40) < 8  # the die's edge
+    assert together[1] is None and together[4] is None  # a light table; no light body
+    assert dice_marks.body_sides(cls, value, grad, []) == []
+
+
+def test_a_ray_whose_light_runs_to_its_last_sample_stays_unbounded_among_longer_rays():
+    # a mark (radius 3: rays sampled 4..16 pixels out) on a body 17 pixels across, with
+    # four thin light arms reaching 15 pixels out along its straight rays: those four
+    # rays never leave the light (unbounded), the other twelve leave it 10-13 out; beside
+    # a bigger spot its rays are padded past 16, and the padding is no way out
+    from vision import dice_marks
+    from vision.dice_faces import LIGHT
+
+    cls = np.zeros((100, 100), np.uint8)
+    cls[42:59, 42:59] = LIGHT
+    cls[50, 35:66] = cls[35:66, 50] = LIGHT
+    value = np.where(cls == LIGHT, 210, 60).astype(np.uint8)
+    grad = np.zeros_like(value)
+    small, big = (np.array([50.0, 50.0]), 3.0), (np.array([15.0, 85.0]), 6.0)
+    alone = dice_marks.body_sides(cls, value, grad, [small])[0]
+    assert alone == 1.8 * 10  # twelve rays: their median leaves the light 10 out
+    assert dice_marks.body_sides(cls, value, grad, [small, big])[0] == alone
