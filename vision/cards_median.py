@@ -6,7 +6,7 @@ take each card's chroma relative to its median colour. The Lab channels are whol
 found by counting each value (a histogram) instead of partitioning float copies, the same
 number ``np.median`` gives (``(a + b) / 2`` of two whole numbers is exact in float32) at a
 fraction of the cost (``np.median`` along an axis of interleaved channels copies and
-partitions each one; a cold frame takes ~1,250 medians).
+partitions each one; a cold frame takes ~40 such medians).
 """
 
 from __future__ import annotations
