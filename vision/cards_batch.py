@@ -13,6 +13,7 @@ import numpy as np
 
 from vision.cards_match import (BLUR, CELL_ROWS, CHROMA_DEADBAND, CHROMA_SCALE, RIM, Bank,
                                 cells_of)
+from vision.cards_median import median_u8
 
 
 def features_many(cards: np.ndarray, blur: float = BLUR) -> np.ndarray:
@@ -47,7 +48,7 @@ def features_many(cards: np.ndarray, blur: float = BLUR) -> np.ndarray:
     chroma = lab[..., 1:].astype(np.float32)
     # medians over every other pixel: the same statistic at a quarter of the cost
     floor = np.maximum(6.0, np.median(spread[:, ::2, ::2].reshape(q, -1), axis=1))
-    white = np.median(chroma[:, ::2, ::2].reshape(q, -1, 2), axis=1)
+    white = median_u8(lab[:, ::2, ::2, 1:].reshape(q, -1, 2).transpose(0, 2, 1))
     chroma = chroma - white[:, None, None, :]
     out = np.empty((q, h, w, 3), np.float32)
     out[..., 0] = centred / (spread + floor[:, None, None])

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.cards_median import median_u8
+
 COARSE_H = 64
 FINE_SCALE = 2.5
 SHARP = 2  # a look-alike duel too close to call is judged again at this many times fine
@@ -156,7 +158,8 @@ def features(card: np.ndarray, blur: float = BLUR) -> np.ndarray:
         Channel 0: locally contrast-normalised lightness; 1, 2: chroma relative to the
         card's median colour, in the same units.
     """
-    lab = cv2.cvtColor(card, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab8 = cv2.cvtColor(card, cv2.COLOR_BGR2LAB)
+    lab = lab8.astype(np.float32)
     sigma = card.shape[0] / 10
     light = lab[:, :, 0]
     mean = _wide_blur(light, sigma)
@@ -165,9 +168,14 @@ def features(card: np.ndarray, blur: float = BLUR) -> np.ndarray:
     floor = max(6.0, float(np.median(spread)))
     out = np.empty(card.shape, np.float32)
     out[:, :, 0] = centred / (spread + floor)
-    chroma = lab[:, :, 1:] - np.median(lab[:, :, 1:].reshape(-1, 2), axis=0)
-    # weak tints (black ink, a camera's colour cast) say nothing: only real colour counts
-    out[:, :, 1:] = np.sign(chroma) * np.maximum(np.abs(chroma) - CHROMA_DEADBAND, 0) / CHROMA_SCALE
+    # the card's white: its median colour (whole numbers, counted: ``cards_median``)
+    white = median_u8(lab8[:, :, 1:].reshape(-1, 2).T)
+    # weak tints (black ink, a camera's colour cast) say nothing: only real colour counts;
+    # worked out once for each of the 256 levels of a channel and looked up (the same numbers)
+    levels = np.arange(256, dtype=np.float32)[:, None] - white
+    table = np.sign(levels) * np.maximum(np.abs(levels) - CHROMA_DEADBAND, 0) / CHROMA_SCALE
+    out[:, :, 1] = table[lab8[:, :, 1], 0]
+    out[:, :, 2] = table[lab8[:, :, 2], 1]
     # a little blur forgives an outline found a few pixels off or a soft focus
     out = cv2.GaussianBlur(out, (0, 0), card.shape[0] * blur)
     # the rim is where a slightly-off outline shows table instead of card: ignore it
@@ -245,11 +253,19 @@ def _blur_rows(n: int, sigma: float) -> np.ndarray:
 
 
 def fine_distance(query: np.ndarray, valid: np.ndarray, ref: np.ndarray, *,
-                  keep: float) -> float:
-    """:func:`robust_distance` of fine features (h, w, 3) to one aligned reference."""
-    rc = cells_of(ref)[None]
+                  keep: float, ref_cells: tuple[np.ndarray, np.ndarray] | None = None) -> float:
+    """:func:`robust_distance` of fine features (h, w, 3) to one aligned reference;
+    ``ref_cells`` is :func:`reference_cells` of ``ref`` when already at hand."""
+    rc, rc_sq = reference_cells(ref) if ref_cells is None else ref_cells
     return float(robust_distance(cells_of(query), cells_of(valid[:, :, None].astype(np.float32)),
-                                 rc, (rc * rc).sum(-1), keep=keep)[0])
+                                 rc, rc_sq, keep=keep)[0])
+
+
+def reference_cells(ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A reference's features (h, w, C) as :func:`robust_distance` takes them: its cells
+    (1, cells, dims) and their squared norms (1, cells)."""
+    rc = cells_of(ref)[None]
+    return rc, (rc * rc).sum(-1)
 
 
 def robust_distance(q: np.ndarray, seen_frac: np.ndarray, ref: np.ndarray,

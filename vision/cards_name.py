@@ -20,7 +20,7 @@ from vision.cards_ink import ink_duel
 from vision.cards_lay import lay_as_closest
 from vision.cards_match import (DUEL_CONTRAST, DUEL_LEVEL, FINE_BLUR, FINE_SCALE, Bank, Match,
                                 MatchParams, align, duel_contrast, features, fine_distance,
-                                fine_duel, warp_to_ref)
+                                fine_duel, reference_cells, warp_to_ref)
 from vision.cards_print import shows_print
 from vision.cards_tell import (bank_memo, laid_onto, lift_lean, tell_duel, tell_parts,
                                telling_of)
@@ -182,17 +182,40 @@ def _fine_fits(picks: dict[str, int], light: np.ndarray, fine_card: np.ndarray,
     n = len(bank.ids)
     fine_query = features(fine_card, FINE_BLUR)
     fine_valid = valid.astype(np.float32)
+    # a card seen whole stays seen whole however it is laid (the mask's edge is copied
+    # outwards): its mask needs no warping
+    whole = bool(valid.all())
     aligned, masks, dist, warps = {}, {}, {}, {}
     for cid, i in picks.items():
         warp = warps[cid] = align(light, bank.light[i])
         query = warp_to_ref(fine_query, warp, FINE_SCALE)
-        masks[cid] = warp_to_ref(fine_valid, warp, FINE_SCALE, border=cv2.BORDER_REPLICATE) > 0.5
+        masks[cid] = (np.ones(valid.shape, bool) if whole else warp_to_ref(
+            fine_valid, warp, FINE_SCALE, border=cv2.BORDER_REPLICATE) > 0.5)
         ref = bank.fine[i % n]
         aligned[cid] = (query, ref[::-1, ::-1] if i >= n else ref)
-        dist[cid] = fine_distance(query, masks[cid], aligned[cid][1], keep=params.keep_cells)
+        dist[cid] = fine_distance(query, masks[cid], aligned[cid][1], keep=params.keep_cells,
+                                  ref_cells=_ref_cells(bank, i, aligned[cid][1]))
         if len(dist) == 1 and dist[cid] > params.max_fine_distance + CLEARLY_NONE:
             break
     return lay_as_closest(picks, params.keep_cells, aligned, masks, dist, warps)
+
+
+REF_CELLS_KEPT = 48  # references whose fine cells are kept between namings (~0.2 MB each)
+_REF_CELLS: dict[int, tuple[Bank, dict[int, tuple[np.ndarray, np.ndarray]]]] = {}
+
+
+def _ref_cells(bank: Bank, i: int, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``cards_match.reference_cells`` of reference ``i`` (0 or 180 degrees: ``ref``), the
+    last ``REF_CELLS_KEPT`` used kept (a refused outline lays the same few faces over it
+    that the one before did: the closest faces of a frame's cards)."""
+    memo = bank_memo(_REF_CELLS, bank)
+    hit = memo.pop(i, None)
+    if hit is None:
+        hit = reference_cells(ref)
+        if len(memo) >= REF_CELLS_KEPT:
+            del memo[next(iter(memo))]  # the least recently used
+    memo[i] = hit  # now the most recently used (a dict keeps its order)
+    return hit
 
 
 def _seen_distance(i: int, light: np.ndarray, fine_card: np.ndarray, valid: np.ndarray,

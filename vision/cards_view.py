@@ -12,6 +12,8 @@ whose reading depends on it (or on noise in its corners) is taken as unclear.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 # focal lengths tried, in frame long sides: fields of view of about 100 to 40 degrees
@@ -40,10 +42,15 @@ def true_aspect(quad: np.ndarray, focal: float, centre: tuple[float, float]) -> 
     q = np.asarray(quad, np.float64)
     if q.shape != (4, 2):
         raise ValueError(f"quad must be 4 corners (x, y), got shape {q.shape}")
+    return _aspect(q.tolist(), focal, centre)
+
+
+def _aspect(corners: list, focal: float, centre: tuple[float, float]) -> float:
+    """:func:`true_aspect` of four (x, y) corners given as plain floats."""
     # rays through the corners (camera frame, unit focal): top-left, top-right, bottom-left,
     # bottom-right; plain floats, as this runs for every outline ranked
     m1, m2, m4, m3 = (((x - centre[0]) / focal, (y - centre[1]) / focal, 1.0)
-                      for x, y in q.tolist())
+                      for x, y in corners)
     den2, den3 = _triple(m2, m4, m3), _triple(m3, m4, m2)
     if abs(den2) < 1e-12 or abs(den3) < 1e-12:
         return float("nan")
@@ -52,7 +59,7 @@ def true_aspect(quad: np.ndarray, focal: float, centre: tuple[float, float]) -> 
     n2 = [k2 * b - a for a, b in zip(m1, m2)]
     n3 = [k3 * b - a for a, b in zip(m1, m3)]
     width, height = sum(v * v for v in n2), sum(v * v for v in n3)
-    return float(np.sqrt(width / height)) if height > 0 else float("nan")
+    return math.sqrt(width / height) if height > 0 else float("nan")
 
 
 def _triple(a: tuple, b: tuple, c: tuple) -> float:
@@ -68,9 +75,13 @@ def is_clear_way(quad: np.ndarray, frame_shape: tuple[int, ...], upright: bool,
     ``band`` (a ratio, e.g. 1.15) at every focal length of ``FOCAL_RANGE``."""
     h, w = frame_shape[:2]
     centre = (w / 2, h / 2)
+    q = np.asarray(quad, np.float64)
+    if q.shape != (4, 2):
+        raise ValueError(f"quad must be 4 corners (x, y), got shape {q.shape}")
+    corners = q.tolist()  # plain floats once for the three focal lengths
     for k in FOCAL_RANGE:
-        r = true_aspect(quad, k * max(h, w), centre)
-        if not np.isfinite(r) or (r * band >= 1 if upright else r <= band):
+        r = _aspect(corners, k * max(h, w), centre)
+        if not math.isfinite(r) or (r * band >= 1 if upright else r <= band):
             return False
     return True
 
