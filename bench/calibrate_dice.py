@@ -5,6 +5,9 @@
         # per condition: calibrate from its first image that teaches (the calibration
         # refuses a frame of under 3 Toss Up! dice), read its other images
 
+    python bench/calibrate_dice.py companion/demo/frames --light warm    # under a 2700 K lamp
+        # (--light dim: a quarter of the light): every image lit so before anything
+
 Prints exact readings without a calibration and with each one, and every calibration
 that read fewer images right than none did. Only the counts matter, not the time.
 """
@@ -16,6 +19,8 @@ import json
 import sys
 from collections import defaultdict
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -29,16 +34,27 @@ def _right(frame, label, cal=None) -> bool:
     return (r.green, r.yellow, r.red) == (label["green"], label["yellow"], label["red"])
 
 
+# per-channel (B, G, R) light: a warm bulb has little blue; a dim room a quarter of the light
+LIGHTS = {"warm": (0.55, 0.85, 1.1), "dim": (0.28, 0.28, 0.28)}
+
+
+def _lit(frame: np.ndarray, light: str | None) -> np.ndarray:
+    if light is None:
+        return frame
+    return np.clip(frame * np.float32(LIGHTS[light]), 0, 255).astype(np.uint8)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("suite", type=Path)
     ap.add_argument("--per-condition", action="store_true")
+    ap.add_argument("--light", choices=sorted(LIGHTS), default=None)
     args = ap.parse_args()
     images = json.loads((args.suite / "labels.json").read_text())["images"]
     groups: dict[str, list[str]] = defaultdict(list)
     for name in sorted(images):
         groups[images[name].get("condition", "all") if args.per_condition else "all"].append(name)
-    frames = {n: read_image(args.suite / n) for n in images}
+    frames = {n: _lit(read_image(args.suite / n), args.light) for n in images}
     plain = {n: _right(frames[n], images[n]) for n in images}
     tot_plain = tot_cal = worse = 0
     for cond, names in groups.items():

@@ -31,7 +31,6 @@ _COLOURS = ("red", "yellow", "green")  # in hue order
 _SAID = ("green", "yellow", "red")  # in the order the reader's totals give them
 SIZE_RANGE = 2.0  # a measured die size stays within [learned / this, learned * this]
 MAX_HUE_SHIFT = 8  # OpenCV hue units (0-180) a boundary may move from its default
-_ROOM = 6  # hue steps kept between a learned colour and a boundary to another game's
 MIN_DICE = 3  # Toss Up! dice a calibration frame must show
 TOSS_UP_SHARE = 0.8  # ... and at least this share of the dice found must be Toss Up! ones
 
@@ -183,9 +182,9 @@ def _circular_hue(h: np.ndarray) -> float:
 
 
 def apply_calibration(params: DiceParams, calibration: Calibration) -> DiceParams:
-    """DiceParams whose hue boundaries move towards the middle between the calibrated
-    colours, each by at most ``MAX_HUE_SHIFT`` from ``params``', and those next to
-    another game's colours only outwards (green, yellow and red grow, never shrink).
+    """DiceParams whose hue boundaries make room for this table's own colours: a
+    boundary moves only when the calibrated colour lies beyond it, up to that colour and
+    by at most ``MAX_HUE_SHIFT`` (green, yellow and red grow, never shrink).
 
     Boundaries not covered by the calibration (a colour not seen) stay as they were.
     """
@@ -193,19 +192,25 @@ def apply_calibration(params: DiceParams, calibration: Calibration) -> DiceParam
     h = calibration.hues
     red = h.get("red")
     red_up = None if red is None else (red if red < 90 else red - 180)  # -90..90
-    # A boundary next to another game's colours (orange, blue) only moves to make room for
-    # this table's own colour, ``_ROOM`` hue steps around it, never towards it: a shaded
-    # die's colour spreads around the frame's median one (orange|yellow at the middle of
-    # the demo's red and yellow read one yellow die orange; red|orange at it read three
-    # orange-lit things of a cool-lit table red).
-    ro = d_ro if red_up is None else max(d_ro, red_up + _ROOM)
-    ry = d_ry if "yellow" not in h else min(d_ry, h["yellow"] - _ROOM)
+    # A boundary next to another game's colours (orange, blue) moves only when this
+    # table's own colour lies beyond it (a warm lamp's yellow at hue 14 reads orange), and
+    # then only up to that colour: a shaded die's colour spreads around the frame's median
+    # one, so each step closer loses dice (demo frames under a warm light: orange|yellow
+    # 16 -> 15 lost one die of frame 4; moved up to 6 steps under the demo's yellow, 16 ->
+    # 23, it read a yellow die of frame 1 as orange; red|orange at the middle of red and
+    # yellow read three things of a cool-lit table red).
+    ro = d_ro if red_up is None else max(d_ro, red_up)
+    ry = d_ry if "yellow" not in h else min(d_ry, h["yellow"])
     go = d_go if "green" not in h else max(d_go, h["green"] + 20)
     orr = d_orr if red_up is None or red_up >= 0 else min(d_orr, 180 + red_up - 10)
-    yg = d_yg  # between two of our own colours: the middle of this table's
-    if "yellow" in h and "green" in h:
-        yg = (h["yellow"] + h["green"]) / 2
-    if ry <= ro:  # red and yellow within a few steps of each other: halfway
+    # yellow|green by the same rule (its middle between this table's yellow and green
+    # moved 40 -> 47 and read a die of the suite's jpeg 0289 wrong, from 0281)
+    yg = d_yg
+    if h.get("yellow", 0) > d_yg:
+        yg = h["yellow"]
+    elif h.get("green", 180) < d_yg:
+        yg = h["green"]
+    if ry <= ro:  # red and yellow at the same hue: halfway
         ro = ry = (ro + ry) / 2
     soft = [int(round(d + np.clip(e - d, -MAX_HUE_SHIFT, MAX_HUE_SHIFT)))
             for d, e in zip(params.hue_edges, (ro, ry, yg, go, orr))]

@@ -326,7 +326,6 @@ def _blobs(work: np.ndarray, params: DiceParams, side_hint: float | None,
             cv2.resize(lit.work, (w // 2, h // 2), interpolation=cv2.INTER_AREA),
             lit.gains).astype(np.float32), min_side=params.min_side / 2,
         max_side=params.max_side, split_above=params.face_side / (2 * 0.8 * 0.9))
-    side = within_prior(side, side_hint / 2 if side_hint else None)
     mask = clean_mask(raw, side)
     table = cv2.resize(half, (max(4, w // _TABLE_STEP), max(4, h // _TABLE_STEP)),
                        interpolation=cv2.INTER_AREA)
