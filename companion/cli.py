@@ -77,8 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
         "serves a live scoreboard to the phones on this Wi-Fi."))
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
                                 metavar="COMMAND")
-    for add in (_serve_parser, _config_parser, _record_parser, _detect_parser, _eval_parser,
-                _deck_parser, _install_parser):  # the order ``companion --help`` lists
+    for add in (_serve_parser, _config_parser, _record_parser, _calibrate_parser,
+                _detect_parser, _eval_parser, _deck_parser, _install_parser):  # the order ``companion --help`` lists
         add(sub)
     return parser
 
@@ -109,6 +109,29 @@ def _eval_parser(sub: Any) -> None:
                         epilog=photo_help.EVAL, formatter_class=_Raw)
     ev.add_argument("suite", metavar="SUITE_DIR",
                     help="folder with labels.json and the images it names")
+    _calibration_flags(ev)
+
+
+def _calibrate_parser(sub: Any) -> None:
+    """``companion calibrate IMAGE``: learn this table's dice from one photo."""
+    cal = sub.add_parser("calibrate", help="learn this table's dice (size, colours) from one "
+                                           "photo of them, stored in companion.toml")
+    cal.add_argument("image", metavar="IMAGE",
+                     help="a photo from the table camera of your Toss Up! dice spread out, "
+                          "tops of all three colours showing, nothing else on the table")
+    cal.add_argument("--data-dir", default=None,
+                     help="folder whose companion.toml stores it (default: as serve)")
+
+
+def _calibration_flags(parser: argparse.ArgumentParser) -> None:
+    """``--calibration FILE`` / ``--data-dir DIR`` of ``detect dice`` and ``eval``."""
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--calibration", default=None, metavar="FILE",
+                       help="read dice with the calibration in FILE (a companion.toml, or "
+                            "JSON as stored there)")
+    which.add_argument("--data-dir", default=None,
+                       help="read dice with the calibration of this data folder's "
+                            "companion.toml")
 
 
 def _deck_parser(sub: Any) -> None:
@@ -179,6 +202,7 @@ def _detect_parser(sub: Any) -> None:
                       help="one JSON object per line (the only format)")
     dice.add_argument("images", nargs="+", metavar="IMAGE",
                       help="photos of the table from above (see below)")
+    _calibration_flags(dice)
     cards = kinds.add_parser("cards", help="name the known card faces")
     cards.add_argument("--deck", required=True, metavar="DECK_DIR",
                        help="folder of the deck's faces, one <card-id>.png or .jpg each")
@@ -236,7 +260,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "detect" and args.kind == "dice":
             from companion.dice_cmd import detect
 
-            return detect(args.images, out=sys.stdout)
+            return detect(args.images, out=sys.stdout,
+                          calibration=_chosen_calibration("detect dice", args))
+        if args.command == "calibrate":
+            from companion.calibration import calibrate_command
+            from companion.config import resolve_data_dir
+
+            return calibrate_command(args.image, resolve_data_dir(args.data_dir),
+                                     out=sys.stdout, err=sys.stderr)
         if args.command == "detect":
             from companion.cards_cmd import detect as detect_cards
 
@@ -248,7 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return record_command(args)
         if args.command == "eval":
-            return _eval(Path(args.suite))
+            return _eval(Path(args.suite), _chosen_calibration("eval", args))
         if args.command == "deck" and args.photos is None:
             if args.game is None:
                 _usage_error("deck learn", "give --game GAME_ID or --from DIR")
@@ -296,7 +327,23 @@ def _usage_error(command: str, message: str) -> NoReturn:
     _Parser(prog=f"companion {command}").error(message)
 
 
-def _eval(suite: Path) -> int:
+def _chosen_calibration(command: str, args: argparse.Namespace) -> Any:
+    """The dice calibration ``--calibration FILE`` or ``--data-dir DIR`` names, or None.
+
+    :raises SystemExit: (2, after one line) the file is unreadable or no calibration.
+    """
+    from companion.calibration import calibration_from
+
+    if args.calibration is None and args.data_dir is None:
+        return None
+    try:
+        return calibration_from(args.calibration, args.data_dir)
+    except ValueError as exc:
+        print(f"companion {command}: {' '.join(str(exc).split())}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _eval(suite: Path, calibration: Any = None) -> int:
     """Read the suite's labels.json and hand it to the recognizer of its kind."""
     try:
         labels = json.loads((suite / "labels.json").read_text(encoding="utf-8"))
@@ -313,7 +360,11 @@ def _eval(suite: Path) -> int:
               f'cards) and "images" (see: companion eval --help)', file=sys.stderr)
         return 2
     if kind in ("dice", "dice-count"):
+        from functools import partial
+
         from companion.dice_cmd import evaluate
+
+        evaluate = partial(evaluate, calibration=calibration)
     elif kind == "cards":
         from companion.cards_cmd import evaluate
     else:

@@ -280,6 +280,13 @@ def build_config(table: Mapping[str, Any], *, source: str = "defaults") -> Confi
     calibration = camera["calibration"]
     if not isinstance(calibration, Mapping):
         raise ConfigError(f"{where}camera.calibration must be a table.")
+    if calibration:  # the one check of a calibration, whoever reads it (serve, config, ...)
+        from vision.calibrate import Calibration
+
+        try:
+            Calibration.from_dict(dict(calibration))
+        except ValueError as exc:
+            raise ConfigError(f"{where}camera.calibration: {exc}.") from None
     hold = _number(buttons["hold_seconds"], "buttons.hold_seconds", where, low=0.1, high=30)
     bounce = _number(buttons["bounce_seconds"], "buttons.bounce_seconds", where, low=0, high=1)
     if bounce >= hold:

@@ -20,7 +20,7 @@ import time
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 
@@ -31,12 +31,13 @@ from vision.results import DICE_COLOURS, DiceReading
 _COLOURS = DICE_COLOURS  # green, yellow, red, other
 
 
-def detect(paths: list[str], *, out: IO[str]) -> int:
-    """Count the dice by top-face colour in each image; one JSON line per image on ``out``."""
+def detect(paths: list[str], *, out: IO[str], calibration: Any = None) -> int:
+    """Count the dice by top-face colour in each image; one JSON line per image on ``out``
+    (with this table's ``calibration``, ``vision.calibrate``, when given)."""
     status = 0
     for path in paths:
         try:
-            reading = read_colour_dice(read_image(path))
+            reading = read_colour_dice(read_image(path), calibration=calibration)
             line = {"image": path, **reading.to_dict()}
         except ImageError as exc:
             line, status = {"image": path, "error": str(exc)}, 1
@@ -49,7 +50,7 @@ def detect(paths: list[str], *, out: IO[str]) -> int:
     return status
 
 
-def read_colour_dice(frame: np.ndarray) -> DiceReading:
+def read_colour_dice(frame: np.ndarray, *, calibration: Any = None) -> DiceReading:
     """``read_dice``, refusing a black-and-white photo.
 
     Toss Up! is scored by the colours of the top faces, so a photo with no colour can
@@ -61,7 +62,7 @@ def read_colour_dice(frame: np.ndarray) -> DiceReading:
     if _is_grey(frame):
         raise ImageError("a black-and-white photo: the dice's colours cannot be told; "
                          "use a colour photo")
-    return read_dice(frame)
+    return read_dice(frame, calibration=calibration)
 
 
 def _is_grey(frame: np.ndarray) -> bool:
@@ -75,8 +76,9 @@ def _one_line(exc: BaseException) -> str:
     return text[:300]
 
 
-def evaluate(suite_dir: Path, labels: dict, *, out: IO[str]) -> int:
-    """Score the dice reader on a suite; print mistakes and a summary on ``out``.
+def evaluate(suite_dir: Path, labels: dict, *, out: IO[str], calibration: Any = None) -> int:
+    """Score the dice reader on a suite; print mistakes and a summary on ``out`` (with
+    this table's ``calibration`` when given).
 
     Returns 0 when every image could be read and scored, 1 when one could not, 2 when the
     labels are malformed.
@@ -89,7 +91,7 @@ def evaluate(suite_dir: Path, labels: dict, *, out: IO[str]) -> int:
                   "(see: companion eval --help)\n")
         return 2
     if labels.get("kind") == "dice-count":
-        return _evaluate_finder(suite_dir, images, out=out)
+        return _evaluate_finder(suite_dir, images, out=out, calibration=calibration)
     score = _Score()
     for name in sorted(images):
         label = images[name]
@@ -97,7 +99,7 @@ def evaluate(suite_dir: Path, labels: dict, *, out: IO[str]) -> int:
             out.write(f"{name}: malformed label\n")
             score.unreadable += 1
             continue
-        reading, seconds, error = _read(suite_dir / name, colour=True)
+        reading, seconds, error = _read(suite_dir / name, colour=True, calibration=calibration)
         if reading is None:
             out.write(f"{name}: cannot read ({error})\n")
             score.unreadable += 1
@@ -107,7 +109,8 @@ def evaluate(suite_dir: Path, labels: dict, *, out: IO[str]) -> int:
     return 1 if score.unreadable else 0
 
 
-def _read(path: Path, *, colour: bool = False) -> tuple[DiceReading | None, float, str]:
+def _read(path: Path, *, colour: bool = False,
+          calibration: Any = None) -> tuple[DiceReading | None, float, str]:
     """(reading, CPU seconds, why not); the dice's places in the picture's own pixels.
 
     ``colour``: a black-and-white photo with dice in it is unreadable (their colours).
@@ -118,7 +121,8 @@ def _read(path: Path, *, colour: bool = False) -> tuple[DiceReading | None, floa
         return None, 0.0, str(exc)
     start = time.process_time()
     try:
-        reading = read_colour_dice(frame) if colour else read_dice(frame)
+        reading = (read_colour_dice(frame, calibration=calibration) if colour
+                   else read_dice(frame, calibration=calibration))
     except ValueError as exc:
         return None, 0.0, _one_line(exc)
     seconds = time.process_time() - start
@@ -239,13 +243,14 @@ def find_rate(boxes: list, reading: DiceReading) -> tuple[int, int]:
     return hits, len(unused)
 
 
-def _evaluate_finder(suite_dir: Path, images: dict, *, out: IO[str]) -> int:
+def _evaluate_finder(suite_dir: Path, images: dict, *, out: IO[str],
+                     calibration: Any = None) -> int:
     """Photos of ordinary dice, each boxed: how many dice are found, how many false finds."""
     labelled = found = hits = false = unreadable = 0
     times = []
     for name in sorted(images):
         boxes = images[name].get("boxes") if isinstance(images[name], dict) else None
-        reading, seconds, error = _read(suite_dir / name)
+        reading, seconds, error = _read(suite_dir / name, calibration=calibration)
         if reading is None or not isinstance(boxes, list):
             out.write(f"{name}: cannot read ({error or 'no boxes'})\n")
             unreadable += 1

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from companion.calibration import load_calibration
 from companion.cli import config_overrides
 from companion.config import Config, ConfigError, load_config, resolve_data_dir
 from companion.controls import Controls
@@ -87,7 +88,7 @@ def _open_data(args: argparse.Namespace, folder: Path) -> tuple[Config, Any, Jou
     try:
         config = load_config(folder, overrides=config_overrides(args),
                              base=DEMO_SETTINGS if args.demo else None)
-        calibration = _calibration(config)
+        calibration = load_calibration(config)
         _check_address(config.host, config.port)
     except ConfigError as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
@@ -247,21 +248,6 @@ def _tick(session: Session, indicators: Indicators, stop: threading.Event) -> No
                 pass
         except Exception:  # a broken timer must not stop the table
             log.exception("timer tick failed")
-
-
-def _calibration(config: Config) -> Any:
-    """The dice calibration of companion.toml as a Calibration, or None.
-
-    :raises ConfigError: the table is not a calibration ``vision.calibrate`` wrote.
-    """
-    if not config.calibration:
-        return None
-    from vision.calibrate import Calibration
-
-    try:
-        return Calibration.from_dict(dict(config.calibration))
-    except ValueError as exc:
-        raise ConfigError(f"{config.source}: camera.calibration: {exc}.") from None
 
 
 def _indicators(config: Config, session: Session) -> Indicators:

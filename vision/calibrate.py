@@ -4,9 +4,14 @@
 >>> config["dice_calibration"] = cal.to_dict()          # JSON-ready, stored per table
 >>> read_dice(frame, calibration=Calibration.from_dict(config["dice_calibration"]))
 
-Reading works without a calibration; with one, the die size is known (no guessing from
-blobs) and the hue boundaries sit halfway between this table's own green, yellow and red
-under this table's light.
+Reading works without a calibration, and one must never make it worse: the camera may
+sit higher or lower than when it was taken, a phone photo sees the dice at another size,
+and perspective makes near dice bigger than far ones (the demo's tables: 18-33 px). So a
+calibration is a prior, not a setting: the die size the reader measures in each frame is
+only kept within ``SIZE_RANGE`` times the learned one (a wild measurement on a cluttered
+frame is pulled back, a real change of height is not), and the hue boundaries move
+towards the middle between this table's own green, yellow and red by at most
+``MAX_HUE_SHIFT`` (a warm lamp's orange-looking yellow, not a different game's dice).
 """
 
 from __future__ import annotations
@@ -23,6 +28,11 @@ if TYPE_CHECKING:  # (vision.dice imports this module)
 
 VERSION = 1
 _COLOURS = ("red", "yellow", "green")  # in hue order
+_SAID = ("green", "yellow", "red")  # in the order the reader's totals give them
+SIZE_RANGE = 2.0  # a measured die size stays within [learned / this, learned * this]
+MAX_HUE_SHIFT = 8  # OpenCV hue units (0-180) a boundary may move from its default
+MIN_DICE = 3  # Toss Up! dice a calibration frame must show
+TOSS_UP_SHARE = 0.8  # ... and at least this share of the dice found must be Toss Up! ones
 
 
 @dataclass(frozen=True)
@@ -48,6 +58,13 @@ class Calibration:
     def side_at(self, width: int) -> float:
         """Die edge length in pixels for a frame ``width`` pixels wide."""
         return self.die_side_px * width / self.frame_width
+
+    def describe(self) -> str:
+        """What was learnt, in a sentence for the user."""
+        hues = "/".join(f"{self.hues[c]:.0f}" for c in _SAID if c in self.hues)
+        names = "/".join(c for c in _SAID if c in self.hues)
+        return (f"{self.dice_seen} dice, {self.die_side_px:.0f} px across in a "
+                f"{self.frame_width} px wide frame, {names} hues {hues} (0-180)")
 
     def to_dict(self) -> dict:
         """JSON-ready form (what the config stores)."""
@@ -109,15 +126,36 @@ def calibrate(frame: np.ndarray, *, params: DiceParams | None = None) -> Calibra
         px = hsv[(mask > 0) & (hsv[..., 1] >= 80) & (hsv[..., 2] >= 45)]
         if len(px) >= 0.05 * cv2.contourArea(poly):
             die_hues.append(_circular_hue(px[:, 0]))
+    hues, grouped = _three_colours(die_hues)
+    # a die counts as Toss Up! when the reader named it so or its hue groups with the
+    # others' (a warm lamp's yellow reads orange; a light die's small mark gives no hue)
+    _check_toss_up(len(reading.dice), max(grouped, len(reading.dice) - reading.other))
     table = frame[everywhere == 0]
     table_bgr = tuple(float(c) for c in np.median(table, axis=0)) if len(table) else (0.0,) * 3
     return Calibration(die_side_px=float(np.median(sides)), frame_width=int(frame.shape[1]),
-                       hues=_three_colours(die_hues), table_bgr=table_bgr,
+                       hues=hues, table_bgr=table_bgr,
                        dice_seen=len(reading.dice))
 
 
-def _three_colours(hues: list[float]) -> dict:
-    """Group the dice's hues around red, yellow and green (1-D k-means, red wraps around).
+def _check_toss_up(found: int, coloured: int) -> None:
+    """Refuse a frame of too few dice, or of dice most of which are not Toss Up! coloured
+    (``coloured`` of the ``found`` dice have a green, yellow or red top: under
+    ``TOSS_UP_SHARE`` of them, these are another game's dice, whose colours would teach
+    the reader wrong boundaries).
+
+    :raises ValueError: one line saying what to do.
+    """
+    if coloured >= MIN_DICE and coloured >= TOSS_UP_SHARE * found:
+        return
+    what = (f"only {coloured} of the {found} dice found are green, yellow or red"
+            if coloured >= MIN_DICE else f"only {coloured} Toss Up! dice found")
+    raise ValueError(f"Not a calibration photo: {what}; spread at least {MIN_DICE} Toss Up! "
+                     "dice out on the table, nothing else, tops of all three colours showing.")
+
+
+def _three_colours(hues: list[float]) -> tuple[dict, int]:
+    """Group the dice's hues around red, yellow and green (1-D k-means, red wraps around);
+    the three hues found, and how many dice were grouped (hues within 25 of one).
 
     Only this table's own light decides: an orange-looking yellow under a warm lamp still
     groups with yellow, because the user's dice have exactly these three colours.
@@ -132,7 +170,8 @@ def _three_colours(hues: list[float]) -> dict:
             if abs(centres[name] - h) <= 25:
                 groups[name].append(h)
         centres = {c: float(np.median(v)) if v else centres[c] for c, v in groups.items()}
-    return {c: centres[c] % 180 for c, v in groups.items() if v}
+    return ({c: centres[c] % 180 for c, v in groups.items() if v},
+            sum(len(v) for v in groups.values()))
 
 
 def _circular_hue(h: np.ndarray) -> float:
@@ -143,22 +182,45 @@ def _circular_hue(h: np.ndarray) -> float:
 
 
 def apply_calibration(params: DiceParams, calibration: Calibration) -> DiceParams:
-    """DiceParams whose hue boundaries sit between the calibrated colours.
+    """DiceParams whose hue boundaries make room for this table's own colours: a
+    boundary moves only when the calibrated colour lies beyond it, up to that colour and
+    by at most ``MAX_HUE_SHIFT`` (green, yellow and red grow, never shrink).
 
     Boundaries not covered by the calibration (a colour not seen) stay as they were.
     """
-    ro, ry, yg, go, orr = params.hue_edges
+    d_ro, d_ry, d_yg, d_go, d_orr = params.hue_edges
     h = calibration.hues
     red = h.get("red")
     red_up = None if red is None else (red if red < 90 else red - 180)  # -90..90
-    if "yellow" in h and red_up is not None:
-        # red|orange and orange|yellow: keep a narrow band for orange dice in between
-        mid = (red_up + h["yellow"]) / 2
-        ro, ry = int(round(max(2, mid - 2))), int(round(max(mid + 2, h["yellow"] - 6)))
-    if "yellow" in h and "green" in h:
-        yg = int(round((h["yellow"] + h["green"]) / 2))
-    if "green" in h:
-        go = int(round(max(go, h["green"] + 20)))
-    if red_up is not None and red_up < 0:
-        orr = int(round(min(orr, 180 + red_up - 10)))
-    return replace(params, hue_edges=(ro, ry, yg, go, orr))
+    # A boundary next to another game's colours (orange, blue) moves only when this
+    # table's own colour lies beyond it (a warm lamp's yellow at hue 14 reads orange), and
+    # then only up to that colour: a shaded die's colour spreads around the frame's median
+    # one, so each step closer loses dice (demo frames under a warm light: orange|yellow
+    # 16 -> 15 lost one die of frame 4; moved up to 6 steps under the demo's yellow, 16 ->
+    # 23, it read a yellow die of frame 1 as orange; red|orange at the middle of red and
+    # yellow read three things of a cool-lit table red).
+    ro = d_ro if red_up is None else max(d_ro, red_up)
+    ry = d_ry if "yellow" not in h else min(d_ry, h["yellow"])
+    go = d_go if "green" not in h else max(d_go, h["green"] + 20)
+    orr = d_orr if red_up is None or red_up >= 0 else min(d_orr, 180 + red_up - 10)
+    # yellow|green by the same rule (its middle between this table's yellow and green
+    # moved 40 -> 47 and read a die of the suite's jpeg 0289 wrong, from 0281)
+    yg = d_yg
+    if h.get("yellow", 0) > d_yg:
+        yg = h["yellow"]
+    elif h.get("green", 180) < d_yg:
+        yg = h["green"]
+    if ry <= ro:  # red and yellow at the same hue: halfway
+        ro = ry = (ro + ry) / 2
+    soft = [int(round(d + np.clip(e - d, -MAX_HUE_SHIFT, MAX_HUE_SHIFT)))
+            for d, e in zip(params.hue_edges, (ro, ry, yg, go, orr))]
+    soft[1] = max(soft[1], soft[0] + 1)  # (red, orange, yellow in order)
+    return replace(params, hue_edges=tuple(soft))
+
+
+def within_prior(side: float, learned: float | None) -> float:
+    """The die edge ``side`` measured in a frame, kept within ``SIZE_RANGE`` times the
+    ``learned`` one (both pixels at the same scale); ``side`` itself without a calibration."""
+    if not learned:
+        return side
+    return float(min(max(side, learned / SIZE_RANGE), learned * SIZE_RANGE))

@@ -13,8 +13,9 @@ seen only as a clean square blob (of colour or of edges), as a peak of a pile
 (``dice_blobs``) -> totals. Before all,
 a colour cast is taken out with the brightest near-white pixels as reference, and a
 checkered cloth's grid turn is measured (its squares are not dice). A calibration
-(``vision.calibrate``) replaces the guessed die size and the colour boundaries with
-learned ones.
+(``vision.calibrate``) is a prior: the die size measured in the frame is kept within a
+wide range around the learned one, and the colour boundaries shift a little towards
+this table's own colours.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from vision import dice_blobs as blobs_
 from vision import dice_candidates as cands_
 from vision import dice_faces as faces_
 from vision import dice_pick as pick
-from vision.calibrate import Calibration, apply_calibration
+from vision.calibrate import Calibration, apply_calibration, within_prior
 from vision.dice_beyond import is_light_and_coloured, is_mark_sized, marks_beyond
 from vision.dice_cells import cloth_dice, cloth_pip_dice, in_cloth_shade
 from vision.dice_cloth import cloth_grid, is_cloth_square, table_classes
@@ -164,13 +165,11 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     thin = thin_blobs(contours, side)  # what lies on a pencil is no die
     found = split_blocks([f for f in found if not is_inside(thin, f.centre)])
     cloth = classes & faces_.CLASS_NAMES.keys()
-    if side_hint:
-        side = side_hint * scale
-    else:
-        side = die_side_on_table(found, side, mask, max_aspect=params.max_aspect,
-                                 min_fill=params.min_fill, min_edge=params.min_edge,
-                                 checkered=grid is not None, cloth=cloth,
-                                 contours=contours, min_side=params.min_side * shrink)
+    side = within_prior(die_side_on_table(
+        found, side, mask, max_aspect=params.max_aspect, min_fill=params.min_fill,
+        min_edge=params.min_edge, checkered=grid is not None, cloth=cloth,
+        contours=contours, min_side=params.min_side * shrink),
+        side_hint * scale if side_hint else None)
     found += [f for f in beyond if is_mark_sized(f, side) and not is_inside(thin, f.centre)]
     tops = pick.pick_tops(found, side, max_aspect=params.max_aspect, min_fill=params.min_fill,
                           top_area=side * side, min_edge=params.min_edge, cloth=classes,
@@ -322,7 +321,7 @@ def _blobs(work: np.ndarray, params: DiceParams, side_hint: float | None,
     lab = cv2.cvtColor(half, cv2.COLOR_BGR2YCrCb)
     model = table_model(cv2.resize(lab, (w // 8, h // 8), interpolation=cv2.INTER_AREA))
     raw = foreground(lab, threshold=params.fg_threshold, model=model)
-    side = side_hint / 2 if side_hint else guess_side(  # (above it the frame is shrunk)
+    side = guess_side(  # (above it the frame is shrunk)
         raw, (lambda: lab[:, :, 0]) if lit is None else lambda: lit.gain * unclipped_value(
             cv2.resize(lit.work, (w // 2, h // 2), interpolation=cv2.INTER_AREA),
             lit.gains).astype(np.float32), min_side=params.min_side / 2,

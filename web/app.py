@@ -96,7 +96,7 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     app.extensions["companion"] = Companion(session=session, camera=camera)
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
-    from web import api, auth, decks, history, pages, preview
+    from web import api, auth, calibrate, decks, history, pages, preview
 
     app.register_blueprint(api.bp)
     app.register_blueprint(decks.bp)
@@ -104,6 +104,7 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     app.register_blueprint(pages.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(preview.bp)
+    app.register_blueprint(calibrate.bp)
     _register_errors(app)
     app.after_request(_secure_headers)
     return app

@@ -72,7 +72,8 @@ def test_the_demo_base_sits_below_the_file(tmp_path: Path) -> None:
 def test_printed_config_reads_back_the_same(tmp_path: Path) -> None:
     config = load_config(tmp_path, env={}, overrides=[
         'camera.spec="replay:/tmp/a \\"b\\""', "buzzer.pin=none", "buttons.pins.extra=4",
-        "camera.calibration={version = 1, hues = {red = 3.5}, table_bgr = [1.0, 2.0, 3.0]}"])
+        "camera.calibration={version = 1, hues = {red = 3.5}, table_bgr = [1.0, 2.0, 3.0], "
+        "die_side_px = 24.5, frame_width = 640}"])
     text = format_toml(config)
     again = build_config(_merged(tomllib.loads(text)))
     assert again == config
@@ -98,6 +99,7 @@ def _merged(table: dict) -> dict:
     ("[buttons]\nhold_seconds = 0.5\nbounce_seconds = 0.6\n", "must be shorter"),
     ("server = 3\n", "server is a table, not a single value"),
     ("[camera]\ncalibration = 3\n", "camera.calibration must be a table"),
+    ("[camera.calibration]\nversion = 2\n", "camera.calibration: calibration version 2"),
 ])
 def test_a_bad_file_is_one_line_naming_file_and_setting(tmp_path: Path, text: str,
                                                         words: str) -> None:

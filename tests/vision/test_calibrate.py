@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,8 +11,10 @@ import pytest
 import cv2
 
 from tests.vision import dice_support as ds
-from vision.calibrate import Calibration, apply_calibration, calibrate
+from vision.calibrate import (MAX_HUE_SHIFT, SIZE_RANGE, Calibration, apply_calibration,
+                              calibrate, within_prior)
 from vision.dice import DiceParams, read_dice
+from vision.imageio import read_image
 
 
 def hue_of(bgr) -> float:
@@ -76,3 +79,47 @@ def test_calibration_moves_hue_boundaries_between_the_colours():
     cal = Calibration(30.0, 640, {"red": 176.0, "yellow": 20.0, "green": 62.0}, (0, 0, 0), 3)
     ro, ry, yg, go, orr = apply_calibration(DiceParams(), cal).hue_edges
     assert ro < ry <= 20 - 2 and 20 < yg < 62 < go and 62 < orr < 176
+
+
+def test_a_measured_size_is_kept_within_a_wide_range_of_the_learned_one():
+    # a camera raised or lowered, a phone photo: the size measured in the frame wins ...
+    assert within_prior(18.0, 32.0) == 18.0 and within_prior(32.0, 18.0) == 32.0
+    # ... but a wild measurement (a cluttered frame) is pulled back; no calibration: as is
+    assert within_prior(5.0, 30.0) == pytest.approx(30.0 / SIZE_RANGE)
+    assert within_prior(200.0, 30.0) == pytest.approx(30.0 * SIZE_RANGE)
+    assert within_prior(5.0, None) == 5.0
+
+
+def test_hue_boundaries_move_at_most_a_few_steps():
+    # even a calibration of strange hues moves no boundary far: another game's dice stay other
+    cal = Calibration(30.0, 640, {"red": 150.0, "yellow": 40.0, "green": 90.0}, (0, 0, 0), 3)
+    edges = apply_calibration(DiceParams(), cal).hue_edges
+    assert all(abs(e - d) <= MAX_HUE_SHIFT for e, d in zip(edges, DiceParams().hue_edges))
+
+
+BLUE, PURPLE, WHITE = (200, 90, 30), (150, 40, 120), (235, 235, 235)
+
+
+@pytest.mark.parametrize("colours, words", [
+    (["green", "red"], "only 2 Toss Up! dice"),
+    (["green", "yellow", "red", BLUE, PURPLE, WHITE, BLUE], "only 3 of the 7 dice"),
+])
+def test_a_photo_of_other_dice_or_too_few_teaches_nothing(colours, words):
+    with pytest.raises(ValueError, match=words) as caught:
+        calibrate(ds.scene(colours, side=36, seed=5))
+    assert "\n" not in str(caught.value) and "Toss Up!" in str(caught.value)
+
+
+def test_calibrated_from_any_demo_frame_every_demo_frame_reads_right():
+    folder = Path(__file__).resolve().parents[2] / "companion" / "demo" / "frames"
+    labels = json.loads((folder / "labels.json").read_text())["images"]
+    frames = {n: read_image(folder / n) for n in sorted(labels)}
+    wrong = []
+    for source, frame in frames.items():
+        cal = calibrate(frame)
+        for name, other in frames.items():
+            got = read_dice(other, calibration=cal).counts()[:3]
+            want = tuple(labels[name][c] for c in ("green", "yellow", "red"))
+            if got != want:
+                wrong.append(f"{name} from {source}: {got} not {want}")
+    assert wrong == []

@@ -233,6 +233,17 @@ function readField(input) {
 }
 
 document.getElementById("undo").addEventListener("click", () => Host.post("/api/undo", Host.seen({})));
+// learn this table's dice from the live frame; say what was learnt (or why not) under it
+document.getElementById("calibrate").addEventListener("click", async (event) => {
+  const said = document.getElementById("calibrate-said");
+  event.target.disabled = true;
+  said.hidden = true;
+  const {ok, data} = await askCompanion("/api/camera/calibrate", {method: "POST"}, (text) => {
+    said.textContent = text; said.hidden = false;
+  });
+  if (ok) { said.textContent = data.message; said.hidden = false; }
+  event.target.disabled = false;
+});
 
 // The live picture streams only while its card is open (it costs the Pi nothing otherwise).
 document.getElementById("preview-card").addEventListener("toggle", (e) => {
