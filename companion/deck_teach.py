@@ -51,8 +51,15 @@ CARD_ASPECTS = (0.5, 0.75)
 #: The deck's shape is set once this many faces are taught (the median of their shapes,
 #: so one capture cut wrong among the first does not set it); later captures must fit it.
 ASPECT_VOTES = 3
+#: Most share of a capture (inside its rim) the camera may see at its ceiling in every channel
+#: (``vision.cards_exposure``): past it the paper is clipped, and light print with it. The
+#: captures of the deck taught live (``bench/bench_teach.py``) read 0 (paper below the
+#: ceiling) or 0.12-0.13 (paper clipped: a pale art box lost, and BANK cards named BARK).
+CLIPPED_MOST = 0.05
 UNCLEAR_EDGE = ("I cannot make out the card's edge: put it on a plain part of the table, "
                 "away from other things, and try again.")
+TOO_BRIGHT = ("The card is too bright for the camera: its light colours are lost. Dim the "
+              "light on it or move it out of the lamp's glare, and try again.")
 OTHER_SHAPE = ("This card looks {shape} than the cards taught so far: show the whole card "
                "on a plain part of the table, or, if the first cards were cut wrong, redo them.")
 
@@ -216,10 +223,12 @@ def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
 
     :raises NoCardInView, TooManyCards: as :func:`find_one_card`; NoCardInView also for an
         outline that is no card's shape, or not the deck's, or has a side off a straight edge.
+    :raises NotNow: the camera saw the card's paper at its ceiling (``CLIPPED_MOST``).
     """
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise InvalidAction("The camera picture is not a colour image.")
     from vision.cards import rectify
+    from vision.cards_exposure import clipped_share
     from vision.cards_light import even_light
     from vision.cards_own import own_edges
     from vision.cards_single import card_aspect, card_outline, on_rim, view_misfit
@@ -238,6 +247,8 @@ def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
     height = max((sides[1] + sides[3]) / 2, 1.0)
     size = (FACE_HEIGHT, max(16, round(FACE_HEIGHT * width / height)))
     face, _ = rectify(frame, quad, size)
+    if clipped_share(face) > CLIPPED_MOST:  # the paper past the camera's ceiling
+        raise NotNow(TOO_BRIGHT)
     return even_light(face)
 
 
