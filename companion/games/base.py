@@ -29,8 +29,8 @@ the faces are stored in the action.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, field
-from typing import Any, Mapping, Union
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, TypeVar, Union
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
 
@@ -128,6 +128,11 @@ def get_int(data: Mapping[str, Any], key: str, *, low: int = 0, high: int = 10**
 #: A player named in an action: a name or a seat index, resolved against the state.
 PlayerRef = Union[str, int]
 
+#: The JSON schema of every action field that names a player (``player``, ``target``, ``by``).
+PLAYER: Mapping[str, Any] = {
+    "oneOf": [{"type": "string"}, {"type": "integer", "minimum": 0}],
+    "description": "the player's name (any case) or seat index (0 = first seat)"}
+
 
 def get_player(data: Mapping[str, Any], key: str) -> PlayerRef:
     """``data[key]``, a player named by name or seat index (not yet matched to the table).
@@ -154,7 +159,27 @@ def seat_of(players: tuple[str, ...], ref: PlayerRef) -> int:
     for seat, name in enumerate(players):
         if name.casefold() == ref.casefold():
             return seat
-    raise IllegalAction(f"Nobody at this table is called {ref!r}.")
+    raise IllegalAction(f"Nobody at this table is called {ref!r}; the players are "
+                        f"{_listed(players)}.")
+
+
+def _listed(names: tuple[str, ...]) -> str:
+    """ "Ann, Bob and Cy": names as a sentence says them."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+_Named = TypeVar("_Named")
+
+
+def seated(action: _Named, players: tuple[str, ...]) -> _Named:
+    """``action`` with its ``player`` (a name or seat index) turned into the seat index.
+
+    For the games whose rules index their tables by seat: they take a name as well,
+    matched the one way :func:`seat_of` matches it.
+
+    :raises IllegalAction: nobody at the table matches (the sentence names the players).
+    """
+    return replace(action, player=seat_of(players, action.player))  # type: ignore[type-var]
 
 
 def check_leave(players: tuple[str, ...], left: tuple[int, ...], seat: int, *,
@@ -212,8 +237,7 @@ def get_type(data: Any, known: Mapping[str, Any]) -> str:
 CORRECT_DOC = ActionDoc(
     summary="Correct a player's score by 'delta', saying why; journaled, so undo takes it back.",
     properties={
-        "player": {"oneOf": [{"type": "string"}, {"type": "integer", "minimum": 0}],
-                   "description": "the player's name (any case) or seat index, as leave"},
+        "player": PLAYER,
         "delta": {"type": "integer", "minimum": -1000, "maximum": 1000, "not": {"const": 0}},
         "reason": {"type": "string", "minLength": 1, "maxLength": 200},
     },
