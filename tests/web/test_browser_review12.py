@@ -45,3 +45,44 @@ def test_teach_cards_goes_when_a_dice_game_starts_and_its_live_picture_stops(
     assert host.get_attribute("#teach-live", "src") is None
     assert not host.js_errors
     host.context.close()
+
+
+#: Per scores list on the page: how many columns its rows stand in, and its rows' bottom.
+SCORE_COLUMNS = """() => [...document.querySelectorAll('.players')].map((list) => {
+  const rows = [...list.children].map((li) => li.getBoundingClientRect());
+  return {columns: new Set(rows.map((r) => Math.round(r.left))).size,
+          bottom: Math.max(...rows.map((r) => r.bottom))}; })"""
+EIGHT = ["Ann", "Bartholomew", "Cy", "Dorothea", "Eli", "Francesca", "Gus", "Hildegard"]
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (800, 480)])
+def test_eight_players_on_the_tv_stand_in_two_columns(browser, live_server, size):
+    # one column of eight rows left the type as small as the screen's height allowed
+    # (8.9 px on the Pi's 800x480) beside half a screen of empty columns
+    assert live_server.request("POST", "/api/games", {"game": "toss-your-cookies",
+                                                      "players": EIGHT})[0] == 201
+    width, height = size
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page.goto(live_server.url + "/tv")
+    page.wait_for_selector('#board[data-version="1"] .player')
+    snap(page, f"review12-tv-8-{width}")
+    lists = page.evaluate(SCORE_COLUMNS)
+    assert [entry["columns"] for entry in lists] == [2]
+    assert lists[0]["bottom"] <= height, "every score on the screen"
+    assert page.evaluate("document.documentElement.scrollHeight") <= height
+    assert not page.js_errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("game, players", [("toss-up", 3), ("sorry-21", 4), ("paper-toss", 2)])
+def test_a_small_table_keeps_one_column_of_scores_on_the_tv(browser, live_server, game,
+                                                           players):
+    assert live_server.request("POST", "/api/games", {"game": game,
+                                                      "players": EIGHT[:players]})[0] == 201
+    page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    page.goto(live_server.url + "/tv")
+    page.wait_for_selector('#board[data-version="1"] .player')
+    assert [entry["columns"] for entry in page.evaluate(SCORE_COLUMNS)] == [1]
+    page.context.close()
