@@ -33,6 +33,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, TypeVar, Union
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
+from companion.graphemes import graphemes
+
+#: A name's length limit, in characters as a person sees them (grapheme clusters).
+MAX_NAME = 40
 
 
 @dataclass(frozen=True)
@@ -79,7 +83,8 @@ def _seen(name: str) -> str:
 def check_players(players: Any, low: int, high: int) -> tuple[str, ...]:
     """Return the player names as a tuple, or raise InvalidAction with a table sentence.
 
-    Names are stripped, 1-40 characters, and unique (case-insensitive, invisible
+    Names are stripped, 1-40 characters as a person sees them (a family emoji is one:
+    :func:`companion.graphemes.graphemes`), and unique (case-insensitive, invisible
     characters aside); emoji sequences and joiners are welcome, control characters not.
     """
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
@@ -95,8 +100,10 @@ def check_players(players: Any, low: int, high: int) -> tuple[str, ...]:
                                 "breaks, text-direction overrides).")
         if not _seen(name):
             raise InvalidAction("Every player needs a name.")
-        if len(name) > 40:
-            raise InvalidAction(f"The name {name[:20]!r}... is too long (40 characters at most).")
+        seen = graphemes(name)
+        if len(seen) > MAX_NAME:
+            raise InvalidAction(f"The name '{''.join(seen[:20])}'... is too long "
+                                f"({MAX_NAME} characters at most).")
     if len({_seen(n).casefold() for n in names}) != len(names):
         raise InvalidAction("Two players have the same name.")
     return names

@@ -86,3 +86,18 @@ def test_a_small_table_keeps_one_column_of_scores_on_the_tv(browser, live_server
     page.wait_for_selector('#board[data-version="1"] .player')
     assert [entry["columns"] for entry in page.evaluate(SCORE_COLUMNS)] == [1]
     page.context.close()
+
+
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # one character seen
+
+
+def test_the_name_field_takes_forty_characters_as_a_person_counts_them(browser, live_server):
+    # the field's maxlength counted UTF-16 units: a family emoji took 11 of its 40
+    host = open_host(browser, live_server)
+    field = host.locator("#player-list input").first
+    field.fill("")
+    field.focus()
+    host.keyboard.insert_text(FAMILY * 40)
+    assert field.input_value() == FAMILY * 40
+    assert not host.js_errors
+    host.context.close()
