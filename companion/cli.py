@@ -295,7 +295,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _install_service(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_gone()
     return 2
+
+
+#: The status of a command whose reader went: 128 + SIGPIPE, as a shell reports a tool
+#: that signal ended (``yes | head -1``).
+READER_GONE = 141
+
+
+def _reader_gone() -> int:
+    """The reader of standard output went (``companion eval SUITE | head -1``): stop quietly.
+
+    Python ignores SIGPIPE, so the next write raised BrokenPipeError; standard output now
+    goes to /dev/null, so the flush at exit raises nothing either ("Exception ignored").
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return READER_GONE
 
 
 def _photo_deck(args: argparse.Namespace) -> tuple[Path, dict[str, str] | None]:

@@ -20,6 +20,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Callable, Iterable
 
 import numpy as np
@@ -80,15 +81,18 @@ class CardFace:
     name: str
 
 
+def reads_cards(module: ModuleType) -> bool:
+    """Whether the camera reads this game's cards, so its deck can be taught: the module
+    lists ``CARDS`` and has the camera link's ``from_cards`` hook (not Toss Up!, which
+    has no cards, nor Paper Tales, kept by taps alone)."""
+    return bool(getattr(module, "CARDS", None)) and hasattr(module, "from_cards")
+
+
 def card_games() -> list[tuple[str, str]]:
-    """(game id, display name) of every registered game whose cards the camera reads (its
-    module lists ``CARDS`` and has the camera link's ``from_cards`` hook), in registry order."""
-    games = []
-    for game_id in GAMES:
-        module = find_game(game_id)
-        if getattr(module, "CARDS", None) and hasattr(module, "from_cards"):
-            games.append((game_id, str(module.NAME)))
-    return games
+    """(game id, display name) of every registered game whose cards the camera reads
+    (:func:`reads_cards`), in registry order."""
+    return [(game_id, str(find_game(game_id).NAME)) for game_id in GAMES
+            if reads_cards(find_game(game_id))]
 
 
 def card_faces(game_id: object) -> tuple[CardFace, ...]:

@@ -315,4 +315,4 @@ def _buttons_loop(buttons: Any, controls: Controls, stop: threading.Event) -> No
         event = buttons.get(timeout=0.5)
         if event is not None:
             log.info("button %s (%s): %s", event.name, event.kind,
-                     controls.handle(event.name, event.kind))
+                     controls.handle(event.name, event.kind, at=event.at))

@@ -7,15 +7,16 @@ the new state. Refusals are raised as ``ActionError`` and turned into
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 
 from companion.errors import InvalidAction, NotNow
 from web.app import get_companion
 from web.auth import host_required, is_host
 from web.openapi import build_spec
 from web.sse import parse_last_event_id, state_stream
+from web.streams import open_capped
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -52,19 +53,18 @@ def events() -> Any:
     """The live state stream (Server-Sent Events); 503 + Retry-After when too many are open."""
     holder = get_companion(current_app)
     config = current_app.config
-    limit = config["SSE_MAX_STREAMS"] + (config["SSE_HOST_STREAMS"] if is_host() else 0)
-    if not holder.streams.take(limit):
-        return jsonify(error="Too many screens are watching the table right now; "
-                             "this one tries again shortly."), 503, {"Retry-After": "5",
-                                                                    **_NO_STORE}
     last_seen = parse_last_event_id(request.headers.get("Last-Event-ID")
                                     or request.args.get("lastEventId"))
-    stream = state_stream(holder.session, last_seen=last_seen,
-                          keepalive=float(config["SSE_KEEPALIVE"]),
-                          max_seconds=config["SSE_MAX_SECONDS"], stop=holder.stop,
-                          poll=float(config["SSE_POLL"]))
-    return Response(holder.streams.held(stream), mimetype="text/event-stream", headers={
-        "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    def stream() -> Iterator[str]:
+        return state_stream(holder.session, last_seen=last_seen,
+                            keepalive=float(config["SSE_KEEPALIVE"]),
+                            max_seconds=config["SSE_MAX_SECONDS"], stop=holder.stop,
+                            poll=float(config["SSE_POLL"]))
+
+    return open_capped(holder.streams, config, host=is_host(), stream=stream,
+                       mimetype="text/event-stream",
+                       headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 @bp.post("/games")

@@ -261,8 +261,7 @@ def _paths(game_examples: dict[str, Any], action_examples: dict[str, Any],
             "responses": {"200": {"description": "An endless event stream.",
                                   "content": {"text/event-stream": {
                                       "schema": {"type": "string"}}}},
-                          "503": _error("Too many streams are open (web/streams.py); "
-                                        "try again after Retry-After seconds.")}}},
+                          "503": _error(_BUSY)}}},
         "/api/games": {"post": host_call("Start a new game.", "201",
                                          _json("NewGame", game_examples))},
         "/api/actions": {"post": host_call("Apply one action of the running game.", "200",
@@ -302,6 +301,11 @@ def _history_paths() -> dict[str, Any]:
     }
 
 
+#: Past the cap on open streams (event streams and camera previews together).
+_BUSY = ("Too many streams are open (web/streams.py: event streams and camera previews "
+         "together); try again after Retry-After seconds.")
+
+
 def _preview_paths(host: list[dict[str, list[str]]]) -> dict[str, Any]:
     """The host's live camera preview (web/preview.py): one JPEG, or an MJPEG stream."""
     refusals = {"401": {"$ref": "#/components/responses/Unauthorized"},
@@ -331,7 +335,7 @@ def _preview_paths(host: list[dict[str, list[str]]]) -> dict[str, Any]:
                         "content": {"multipart/x-mixed-replace": {
                             "schema": {"type": "string", "format": "binary"}}}},
                 "400": {"$ref": "#/components/responses/BadRequest"},
-                **refusals}}},
+                **refusals, "503": _error(_BUSY)}}},
     }
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, make_response, render_template, request
 from jinja2.utils import htmlsafe_json_dumps
 
+from companion.deck_teach import reads_cards
 from web.auth import is_host
 from web.openapi import loaded_games
 from web.qr import join_url, lan_address, qr_svg
@@ -38,6 +39,7 @@ def game_catalog(modules: list[ModuleType] | None = None) -> list[dict[str, Any]
             "options": dict(getattr(module, "OPTIONS", {}) or {}),
             "option_hints": dict(getattr(module, "OPTION_HINTS", {}) or {}),
             "camera": camera_reads(module),
+            "cards": reads_cards(module),  # a deck to teach ("Teach cards" is offered)
             "actions": [{"type": kind, "summary": doc.summary,
                          "properties": dict(doc.properties), "required": list(doc.required),
                          "example": dict(doc.example)}

@@ -6,7 +6,8 @@ PIN like every host call; an ``<img>`` on the host page sends the login cookie):
 * ``GET /api/camera/preview.jpg``: one JPEG of the latest frame, for a page that refreshes
   it (``?t=<anything>`` defeats caches);
 * ``GET /api/camera/preview.mjpeg``: a ``multipart/x-mixed-replace`` stream of JPEGs for an
-  ``<img src>``; ``?frames=N`` ends it after N pictures.
+  ``<img src>``; ``?frames=N`` ends it after N pictures. It holds a server thread, so it
+  counts against the same cap as the event streams (web/streams.py: 503 + Retry-After).
 
 It costs nothing when nobody watches: a picture is shrunk, drawn and encoded only when a
 request asks for it, at most ``PREVIEW_FPS`` times a second (5) whatever the number of
@@ -27,6 +28,7 @@ from werkzeug.exceptions import NotFound
 from companion.errors import InvalidAction, NotNow
 from web.app import get_companion
 from web.auth import host_required
+from web.streams import open_capped
 
 bp = Blueprint("preview", __name__, url_prefix="/api/camera")
 
@@ -134,21 +136,23 @@ def preview_jpeg() -> Any:
 
 @bp.get("/preview.mjpeg")
 @host_required
-def preview_stream() -> Response:
+def preview_stream() -> Any:
     """A multipart/x-mixed-replace stream of preview JPEGs, at most PREVIEW_FPS a second."""
     camera = _camera()
     frames = _frames_arg()
     interval = _interval()
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    stop = get_companion(app).stop
+    holder = get_companion(app)
 
     def picture() -> bytes | None:
         with app.app_context():
             return _picture(camera, min_interval=interval)
 
-    return Response(_stream(picture, stop, interval=interval, frames=frames),
-                    mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
-                    headers={**_NO_STORE, "X-Accel-Buffering": "no"})
+    return open_capped(holder.streams, app.config, host=True,  # host_required let it in
+                       stream=lambda: _stream(picture, holder.stop, interval=interval,
+                                              frames=frames),
+                       mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
+                       headers={**_NO_STORE, "X-Accel-Buffering": "no"})
 
 
 def _frames_arg() -> int | None:

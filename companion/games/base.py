@@ -29,10 +29,14 @@ the faces are stored in the action.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, field
-from typing import Any, Mapping, Union
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, TypeVar, Union
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
+from companion.graphemes import graphemes
+
+#: A name's length limit, in characters as a person sees them (grapheme clusters).
+MAX_NAME = 40
 
 
 @dataclass(frozen=True)
@@ -79,7 +83,8 @@ def _seen(name: str) -> str:
 def check_players(players: Any, low: int, high: int) -> tuple[str, ...]:
     """Return the player names as a tuple, or raise InvalidAction with a table sentence.
 
-    Names are stripped, 1-40 characters, and unique (case-insensitive, invisible
+    Names are stripped, 1-40 characters as a person sees them (a family emoji is one:
+    :func:`companion.graphemes.graphemes`), and unique (case-insensitive, invisible
     characters aside); emoji sequences and joiners are welcome, control characters not.
     """
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
@@ -95,8 +100,10 @@ def check_players(players: Any, low: int, high: int) -> tuple[str, ...]:
                                 "breaks, text-direction overrides).")
         if not _seen(name):
             raise InvalidAction("Every player needs a name.")
-        if len(name) > 40:
-            raise InvalidAction(f"The name {name[:20]!r}... is too long (40 characters at most).")
+        seen = graphemes(name)
+        if len(seen) > MAX_NAME:
+            raise InvalidAction(f"The name '{''.join(seen[:20])}'... is too long "
+                                f"({MAX_NAME} characters at most).")
     if len({_seen(n).casefold() for n in names}) != len(names):
         raise InvalidAction("Two players have the same name.")
     return names
@@ -128,6 +135,11 @@ def get_int(data: Mapping[str, Any], key: str, *, low: int = 0, high: int = 10**
 #: A player named in an action: a name or a seat index, resolved against the state.
 PlayerRef = Union[str, int]
 
+#: The JSON schema of every action field that names a player (``player``, ``target``, ``by``).
+PLAYER: Mapping[str, Any] = {
+    "oneOf": [{"type": "string"}, {"type": "integer", "minimum": 0}],
+    "description": "the player's name (any case) or seat index (0 = first seat)"}
+
 
 def get_player(data: Mapping[str, Any], key: str) -> PlayerRef:
     """``data[key]``, a player named by name or seat index (not yet matched to the table).
@@ -154,7 +166,27 @@ def seat_of(players: tuple[str, ...], ref: PlayerRef) -> int:
     for seat, name in enumerate(players):
         if name.casefold() == ref.casefold():
             return seat
-    raise IllegalAction(f"Nobody at this table is called {ref!r}.")
+    raise IllegalAction(f"Nobody at this table is called {ref!r}; the players are "
+                        f"{_listed(players)}.")
+
+
+def _listed(names: tuple[str, ...]) -> str:
+    """ "Ann, Bob and Cy": names as a sentence says them."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+_Named = TypeVar("_Named")
+
+
+def seated(action: _Named, players: tuple[str, ...]) -> _Named:
+    """``action`` with its ``player`` (a name or seat index) turned into the seat index.
+
+    For the games whose rules index their tables by seat: they take a name as well,
+    matched the one way :func:`seat_of` matches it.
+
+    :raises IllegalAction: nobody at the table matches (the sentence names the players).
+    """
+    return replace(action, player=seat_of(players, action.player))  # type: ignore[type-var]
 
 
 def check_leave(players: tuple[str, ...], left: tuple[int, ...], seat: int, *,
@@ -212,8 +244,7 @@ def get_type(data: Any, known: Mapping[str, Any]) -> str:
 CORRECT_DOC = ActionDoc(
     summary="Correct a player's score by 'delta', saying why; journaled, so undo takes it back.",
     properties={
-        "player": {"oneOf": [{"type": "string"}, {"type": "integer", "minimum": 0}],
-                   "description": "the player's name (any case) or seat index, as leave"},
+        "player": PLAYER,
         "delta": {"type": "integer", "minimum": -1000, "maximum": 1000, "not": {"const": 0}},
         "reason": {"type": "string", "minLength": 1, "maxLength": 200},
     },

@@ -33,9 +33,9 @@ from companion import timers
 from companion.errors import InvalidAction, NotNow
 from companion.games import paper_tales_ledger as ledger
 from companion.games import paper_tales_views as views
-from companion.games.base import (CORRECT_DOC, ActionDoc, Correct, Event, check_correct,
-                                  check_options,
-                                  check_players, corrected, get_type, parse_correct)
+from companion.games.base import (CORRECT_DOC, PLAYER, ActionDoc, Correct, Event, check_correct,
+                                  check_options, check_players, corrected, get_type,
+                                  parse_correct, seated)
 from companion.games.paper_tales_ledger import (
     PHASES, Adjust, Build, Deploy, Realm, Tally, Wars, parse_ledger_action,
 )
@@ -73,7 +73,6 @@ BUTTONS: dict[str, dict[str, Any]] = {
 #: Card id -> display name: the 42 Units of the base game.
 CARDS: dict[str, str] = {u.id: u.name for u in UNITS.values()}
 
-_PLAYER = {"type": "integer", "minimum": 0, "description": "seat index"}
 _UNIT_LIST = {"type": "array", "items": {"type": "string", "enum": sorted(UNITS)}}
 ACTIONS: dict[str, ActionDoc] = {
     "start": ActionDoc("Start the phase timer (the first phase waits for this).",
@@ -94,7 +93,7 @@ ACTIONS: dict[str, ActionDoc] = {
                          {}, {"type": "timeout"}),
     "deploy": ActionDoc(
         "A player's realm after Deployment, Units by id; new Units are paid for.",
-        {"player": _PLAYER, "front": _UNIT_LIST, "back": _UNIT_LIST},
+        {"player": PLAYER, "front": _UNIT_LIST, "back": _UNIT_LIST},
         {"type": "deploy", "player": 0, "front": ["knight"], "back": ["archer"]},
         required=("player",)),
     "wars": ActionDoc(
@@ -106,17 +105,17 @@ ACTIONS: dict[str, ActionDoc] = {
     "build": ActionDoc(
         "Build a Building (level 1 or straight to 2, Land cost 2 Gold per Building owned) "
         "or upgrade one from level 1 to 2.",
-        {"player": _PLAYER, "building": {"type": "string", "enum": list(ledger.BUILDINGS)},
+        {"player": PLAYER, "building": {"type": "string", "enum": list(ledger.BUILDINGS)},
          "level": {"type": "integer", "enum": [1, 2]},
          "resource_gold": {"type": "integer", "minimum": 0,
                            "description": "Gold paid instead of Resources (Temple only)"}},
         {"type": "build", "player": 0, "building": "mine", "level": 1},
         required=("player", "building")),
     "gold": ActionDoc("Add (or take, if negative) Gold: abilities, corrections.",
-                      {"player": _PLAYER, "amount": {"type": "integer"}},
+                      {"player": PLAYER, "amount": {"type": "integer"}},
                       {"type": "gold", "player": 0, "amount": 2}, required=("player", "amount")),
     "lp": ActionDoc("Add (or take) Legend Points; a score never goes below 0.",
-                    {"player": _PLAYER, "amount": {"type": "integer"}},
+                    {"player": PLAYER, "amount": {"type": "integer"}},
                     {"type": "lp", "player": 0, "amount": 3}, required=("player", "amount")),
     "tally": ActionDoc("After turn 4: add each player's Building LP and end the game.",
                        {"building_lp": {"type": "array", "items": {"type": "integer",
@@ -190,8 +189,9 @@ def check(state: State, action: Action) -> None:
     """Raise if ``action`` cannot be taken now; never changes anything.
 
     :raises NotNow: game over, wrong phase, already done this turn, timer not in that state.
-    :raises IllegalAction: not enough Gold, no free spot, a Building rule broken.
-    :raises InvalidAction: a seat that does not exist, a list of the wrong length.
+    :raises IllegalAction: not enough Gold, no free spot, a Building rule broken, nobody
+        at the table is the player named.
+    :raises InvalidAction: a list of the wrong length.
     """
     if isinstance(action, Correct):  # Legend Points, with the reason (``lp`` has none)
         check_correct(action, state.players, _lps(state), over=state.over, unit="LP")
@@ -252,6 +252,8 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         lps, event = corrected(state.players, _lps(state), action)
         realms = tuple(replace(r, lp=lp) for r, lp in zip(state.realms, lps))
         return replace(state, realms=realms), [event]
+    if isinstance(action, (Deploy, Build, Adjust)):
+        action = seated(action, state.players)
     realms, events = ledger.apply_ledger(action, state.realms, state.players)
     state = replace(state, realms=realms)
     if isinstance(action, Deploy):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
-from companion.games.base import Event, get_int
+from companion.games.base import Event, PlayerRef, get_int, get_player, seated
 from companion.games.paper_tales_units import UNITS, unit_strength
 
 PHASES = ("recruitment", "deployment", "wars", "income", "construction", "aging")
@@ -50,7 +50,7 @@ class Realm:
 class Deploy:
     """``player``'s realm after Deployment: Unit ids in the Front and in the Back."""
 
-    player: int
+    player: PlayerRef  # a name or seat; check_ledger and apply_ledger take seats
     front: tuple[str, ...]
     back: tuple[str, ...]
 
@@ -66,7 +66,7 @@ class Wars:
 class Build:
     """Build ``building`` at ``level`` (new), or upgrade it from level 1 to 2."""
 
-    player: int
+    player: PlayerRef  # a name or seat; check_ledger and apply_ledger take seats
     building: str
     level: int = 1
     resource_gold: int = 0  # the Temple's Gold instead of Resources
@@ -77,7 +77,7 @@ class Adjust:
     """Add ``amount`` (may be negative) to ``player``'s ``what``: "gold" or "lp"."""
 
     what: str
-    player: int
+    player: PlayerRef  # a name or seat; check_ledger and apply_ledger take seats
     amount: int
 
 
@@ -127,10 +127,10 @@ def parse_ledger_action(kind: str, data: Mapping[str, Any]) -> Deploy | Wars | B
         Adjust | Tally:
     """Parse a ``deploy``, ``wars``, ``build``, ``gold``, ``lp`` or ``tally`` dict."""
     if kind == "deploy":
-        return Deploy(get_int(data, "player", high=9), _units(data, "front"),
+        return Deploy(get_player(data, "player"), _units(data, "front"),
                       _units(data, "back"))
     if kind in ("gold", "lp"):
-        return Adjust(kind, get_int(data, "player", high=9),
+        return Adjust(kind, get_player(data, "player"),
                       get_int(data, "amount", low=-1000, high=1000))
     if kind == "build":
         building = data.get("building")
@@ -138,7 +138,7 @@ def parse_ledger_action(kind: str, data: Mapping[str, Any]) -> Deploy | Wars | B
             raise InvalidAction(f"'building' must be one of {', '.join(BUILDINGS)}.")
         level = get_int({"level": 1, **data}, "level", low=1, high=2)
         extra = get_int({"resource_gold": 0, **data}, "resource_gold", high=10)
-        return Build(get_int(data, "player", high=9), building, level, extra)
+        return Build(get_player(data, "player"), building, level, extra)
     if kind == "tally":
         values = data.get("building_lp")
         if not isinstance(values, list):
@@ -163,10 +163,12 @@ def parse_ledger_action(kind: str, data: Mapping[str, Any]) -> Deploy | Wars | B
 
 def check_ledger(action: Any, *, phase: str, realms: tuple[Realm, ...],
                  players: tuple[str, ...], done: tuple[bool, ...], wars_scored: bool) -> None:
-    """Raise InvalidAction, NotNow or IllegalAction if ``action`` cannot be taken now."""
-    seat = getattr(action, "player", None)
-    if seat is not None and seat >= len(players):
-        raise InvalidAction(f"There is no seat {seat}; seats are 0 to {len(players) - 1}.")
+    """Raise InvalidAction, NotNow or IllegalAction if ``action`` cannot be taken now.
+
+    :raises IllegalAction: among others, nobody at the table is the player it names.
+    """
+    if isinstance(action, (Deploy, Build, Adjust)):
+        action = seated(action, players)
     if isinstance(action, Adjust):
         realm = realms[action.player]
         if action.what == "gold" and realm.gold + action.amount < 0:
@@ -280,7 +282,8 @@ def plan_deploy(realm: Realm, front: Sequence[str],
 
 def apply_ledger(action: Any, realms: tuple[Realm, ...],
                  players: tuple[str, ...]) -> tuple[tuple[Realm, ...], list[Event]]:
-    """Realms after a checked ledger action (Wars are scored by the caller)."""
+    """Realms after a checked ledger action, its player as a seat (see :func:`seated`);
+    Wars are scored by the caller."""
     if isinstance(action, Tally):
         realms = tuple(replace(r, lp=r.lp + lp) for r, lp in zip(realms, action.building_lp))
         return realms, [Event("tally", {"building_lp": list(action.building_lp)})]

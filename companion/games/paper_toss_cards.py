@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Union
 
 from companion.errors import InvalidAction
-from companion.games.base import (CORRECT_DOC, ActionDoc, Correct, PlayerRef, get_player,
+from companion.games.base import (CORRECT_DOC, PLAYER, ActionDoc, Correct, PlayerRef, get_player,
                                   get_type, parse_correct)
 
 #: Toss card id -> change in the tosser's tokens (Sprinklers depends on a discard).
@@ -46,8 +46,6 @@ CARDS: dict[str, str] = {
     "flat-tire": "Flat Tire",
 }
 
-_PLAYER = {"oneOf": [{"type": "string"}, {"type": "integer", "minimum": 0}],
-           "description": "a player's name or seat index (0 = first seat)"}
 _TOSS_CARD = {"type": "string", "enum": list(TOSS_EFFECTS)}
 
 ACTIONS: dict[str, ActionDoc] = {
@@ -59,7 +57,7 @@ ACTIONS: dict[str, ActionDoc] = {
         properties={}, example={"type": "toss"}),
     "hazard": ActionDoc(
         summary="Another player plays a Hazard (Dog, Kid or Obstacle) against the toss.",
-        properties={"player": _PLAYER, "card": {"type": "string", "enum": list(HAZARDS)}},
+        properties={"player": PLAYER, "card": {"type": "string", "enum": list(HAZARDS)}},
         required=("player", "card"),
         example={"type": "hazard", "player": "Ben", "card": "dog"}),
     "counter": ActionDoc(
@@ -92,16 +90,16 @@ ACTIONS: dict[str, ActionDoc] = {
         example={"type": "sprinklers", "discard": True}),
     "bully": ActionDoc(
         summary="Any time: a player plays Bully; the target loses 1 token (never below 0).",
-        properties={"target": _PLAYER, "by": _PLAYER}, required=("target",),
+        properties={"target": PLAYER, "by": PLAYER}, required=("target",),
         example={"type": "bully", "target": "Ann", "by": "Ben"}),
     "flat-tire": ActionDoc(
         summary="Any time: a player plays Flat Tire; the target skips their next turn.",
-        properties={"target": _PLAYER, "by": _PLAYER}, required=("target",),
+        properties={"target": PLAYER, "by": PLAYER}, required=("target",),
         example={"type": "flat-tire", "target": "Ann", "by": "Ben"}),
     "leave": ActionDoc(
         summary="Between tosses, a player leaves the table: their tokens stay, their seat "
                 "is skipped and nothing more is played by or on them. Two players must stay.",
-        properties={"player": _PLAYER}, required=("player",),
+        properties={"player": PLAYER}, required=("player",),
         example={"type": "leave", "player": "Cy"}),
     "correct": CORRECT_DOC,
 }

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Union
 
 from companion.errors import InvalidAction
-from companion.games.base import (CORRECT_DOC, ActionDoc, Correct, PlayerRef, get_player,
+from companion.games.base import (CORRECT_DOC, PLAYER, ActionDoc, Correct, PlayerRef, get_player,
                                   get_type, parse_correct)
 
 #: Number card id -> value added to the play pile total.
@@ -58,8 +58,6 @@ def pile_total(cards: Iterable[str]) -> int:
     return total
 
 
-_PLAYER = {"oneOf": [{"type": "string"}, {"type": "integer", "minimum": 0}],
-           "description": "a player's name or seat index (0 = first seat)"}
 
 ACTIONS: dict[str, ActionDoc] = {
     "play": ActionDoc(
@@ -70,12 +68,12 @@ ACTIONS: dict[str, ActionDoc] = {
     "take-back": ActionDoc(
         summary="On their turn, the player to act plays SORRY! on a player: one of that "
                 "player's HOME pawns goes back to START unless they block it.",
-        properties={"target": _PLAYER}, required=("target",),
+        properties={"target": PLAYER}, required=("target",),
         example={"type": "take-back", "target": "Ben"}),
     "steal": ActionDoc(
         summary="Right after another player makes exactly 21: this player says SORRY! and "
                 "flips one of their own pawns HOME instead, unless blocked.",
-        properties={"player": _PLAYER}, required=("player",),
+        properties={"player": PLAYER}, required=("player",),
         example={"type": "steal", "player": "Cy"}),
     "block": ActionDoc(
         summary="The player a SORRY! was played on blocks it with Don't Be SORRY!.",
@@ -87,7 +85,7 @@ ACTIONS: dict[str, ActionDoc] = {
     "tiebreak": ActionDoc(
         summary="A tied player's own tiebreaker pile: the cards played, in order; closest "
                 "to 21 without going over wins.",
-        properties={"player": _PLAYER,
+        properties={"player": PLAYER,
                     "cards": {"type": "array", "items": {"type": "string",
                                                          "enum": list(TIEBREAK_CARDS)}}},
         required=("player", "cards"),
@@ -96,7 +94,7 @@ ACTIONS: dict[str, ActionDoc] = {
         summary="Between cards, a player leaves the table: their pawns stay, their seat is "
                 "skipped, they flip no pawn and no SORRY! is played by or on them. Two "
                 "players must stay.",
-        properties={"player": _PLAYER}, required=("player",),
+        properties={"player": PLAYER}, required=("player",),
         example={"type": "leave", "player": "Cy"}),
     "correct": CORRECT_DOC,
 }

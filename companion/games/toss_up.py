@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Union
 
 from companion.errors import IllegalAction, NotNow
-from companion.games.base import (CORRECT_DOC, ActionDoc, Correct, Event, check_correct,
+from companion.games.base import (CORRECT_DOC, PLAYER, ActionDoc, Correct, Event, check_correct,
                                   check_leave, check_options,
                                   check_players, corrected, get_int, get_player, get_type,
                                   next_seat, parse_correct, seat_of)
@@ -60,8 +60,7 @@ ACTIONS: dict[str, ActionDoc] = {
         summary="A player leaves the table: their total stays, their seat is skipped, "
                 "they are owed no last turn and cannot win (on their turn: its points "
                 "are lost). Two players must stay.",
-        properties={"player": {"oneOf": [{"type": "string"}, {"type": "integer", "minimum": 0}],
-                               "description": "a player's name or seat index"}},
+        properties={"player": PLAYER},
         required=("player",),
         example={"type": "leave", "player": 2},
     ),

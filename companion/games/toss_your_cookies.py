@@ -33,13 +33,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from companion import timers
-from companion.errors import InvalidAction, NotNow
+from companion.errors import NotNow
 from companion.games import toss_your_cookies_hand as hands
 from companion.games import toss_your_cookies_rules as rules
-from companion.games.base import (Correct, Event, check_correct,
-                                  check_options,
+from companion.games.base import (Correct, Event, check_correct, check_options,
                                   check_players, corrected, get_int, get_type,
-                                  parse_correct)
+                                  parse_correct, seat_of, seated)
 from companion.games.toss_your_cookies_cards import ACTIONS, CARDS
 from companion.games.toss_your_cookies_rules import Call, Claim, LastClaim, Roll, Withdraw
 from companion.timers import TimerAction
@@ -155,7 +154,7 @@ def check(state: State, action: Action) -> None:
 
     :raises NotNow: game over, a roll during a Toss, no timer in that state.
     :raises IllegalAction: a claimed hand that is not five of one cookie plus the milk.
-    :raises InvalidAction: a seat that does not exist.
+    :raises IllegalAction: nobody at the table is the player a claim names.
     """
     if isinstance(action, Correct):  # rounds won; the round that wins the game is played
         check_correct(action, state.players, state.wins, over=state.over,
@@ -164,9 +163,7 @@ def check(state: State, action: Action) -> None:
     if state.over:
         raise NotNow("The game is over; start a new one.")
     if isinstance(action, Claim):
-        if action.player >= len(state.players):
-            raise InvalidAction(f"There is no seat {action.player}; seats are 0 to "
-                                f"{len(state.players) - 1}.")
+        seat_of(state.players, action.player)
         if action.hand is not None:
             rules.winning_cookie(action.hand, state.cookies, len(state.players))
         return
@@ -188,8 +185,10 @@ def check(state: State, action: Action) -> None:
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Return the state after ``action``; assumes ``check(state, action)`` passed."""
     if isinstance(action, Claim):
-        return _claim(state, action)
-    if isinstance(action, (Call, Withdraw)):
+        return _claim(state, seated(action, state.players))
+    if isinstance(action, Call):
+        return _call(state, seated(action, state.players))
+    if isinstance(action, Withdraw):
         return _call(state, action)
     if isinstance(action, Correct):
         wins, event = corrected(state.players, state.wins, action)

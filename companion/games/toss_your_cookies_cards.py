@@ -9,7 +9,7 @@ description).
 from __future__ import annotations
 
 from companion.games import toss_your_cookies_rules as rules
-from companion.games.base import CORRECT_DOC, ActionDoc
+from companion.games.base import CORRECT_DOC, PLAYER, ActionDoc
 from companion.games.toss_your_cookies_rules import COOKIES
 
 #: Card id -> display name: the 8 cookies, then the specials.
@@ -44,7 +44,7 @@ ACTIONS: dict[str, ActionDoc] = {
     "snickerdoodle": ActionDoc(
         "A player claims the round: five of one cookie (wilds count) plus the milk. "
         "With a hand (card ids) it is checked; without, the table vouches.",
-        {"player": {"type": "integer", "minimum": 0, "description": "seat index"},
+        {"player": PLAYER,
          "hand": {"type": "array", "items": {"type": "string", "enum": list(CARDS)}}},
         {"type": "snickerdoodle", "player": 0,
          "hand": ["fortune", "fortune", "fortune", "wild", "fortune", "milk", "half-eaten"]},
@@ -52,7 +52,7 @@ ACTIONS: dict[str, ActionDoc] = {
     "claim": ActionDoc(
         "A player shouts Snickerdoodle! and will show the hand to the camera: the table "
         "(and any running timer) waits until the claim is settled or withdrawn.",
-        {"player": {"type": "integer", "minimum": 0, "description": "seat index"}},
+        {"player": PLAYER},
         {"type": "claim", "player": 2}, required=("player",)),
     "withdraw": ActionDoc("Drop the open claim (a false alarm); a timer it paused runs on.",
                           {}, {"type": "withdraw"}),

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from companion import timers
 from companion.errors import IllegalAction, InvalidAction, NotNow
-from companion.games.base import get_int
+from companion.games.base import PlayerRef, get_player, seat_of
 from companion.timers import TimerAction  # toss, start (resume), pause, add_time, skip, timeout
 
 #: Cookie id -> display name, in the order sets are taken by default.
@@ -51,7 +51,7 @@ class Roll:
 class Claim:
     """"Snickerdoodle!" by ``player``, with the hand shown (card ids) or None."""
 
-    player: int
+    player: PlayerRef
     hand: tuple[str, ...] | None = None
 
 
@@ -59,7 +59,7 @@ class Claim:
 class Call:
     """"Snickerdoodle!" shouted by ``player``, whose hand is about to be shown (``claim``)."""
 
-    player: int
+    player: PlayerRef
     at: float
 
 
@@ -82,16 +82,14 @@ class LastClaim:
 def check_call(action: Call | Withdraw, claim: int | None, players: tuple[str, ...]) -> None:
     """Raise unless a claim can be opened (none open) or withdrawn (one open) now.
 
-    :raises InvalidAction: a seat that does not exist.
+    :raises IllegalAction: nobody at the table is that name or seat.
     :raises NotNow: a claim already open, or none to withdraw.
     """
     if isinstance(action, Withdraw):
         if claim is None:
             raise NotNow("No Snickerdoodle! claim is open.")
         return
-    if action.player >= len(players):
-        raise InvalidAction(f"There is no seat {action.player}; seats are 0 to "
-                            f"{len(players) - 1}.")
+    seat_of(players, action.player)
     if claim is not None:
         raise NotNow(f"{players[claim]} already claims Snickerdoodle!: check that hand "
                      f"(or withdraw the claim) first.")
@@ -143,8 +141,8 @@ def parse_roll(data: Mapping[str, Any], at: float) -> Roll:
 
 
 def parse_claim(data: Mapping[str, Any], cards: Mapping[str, str]) -> Claim:
-    """A Snickerdoodle claim: the seat, and optionally the hand as card ids."""
-    player = get_int(data, "player", high=7)
+    """A Snickerdoodle claim: the player (a name or seat), and optionally the hand."""
+    player = get_player(data, "player")
     hand = data.get("hand")
     if hand is None:
         return Claim(player)

@@ -87,3 +87,48 @@ def test_next_plays_the_sorry_card_the_camera_read(tmp_path, clock, open_journal
     assert session.state()["cards"]["offer"] == {"type": "play", "card": "number-5"}
     assert Controls(session, camera=Camera()).handle("next") == "next: done"
     assert session.state()["total"] == 5
+
+
+def bounce(factory, buttons, name, clock, *, gap):
+    """One press whose contacts open for ``gap`` seconds in the middle: two presses."""
+    pin = factory.pin(DEFAULT_PINS[name])
+    pin.drive_low()
+    clock.advance(0.08)
+    pin.drive_high()
+    clock.advance(gap)
+    pin.drive_low()
+    clock.advance(0.15)
+    pin.drive_high()
+    events = [buttons.get(timeout=1), buttons.get(timeout=1)]
+    assert [(e.name, e.kind) for e in events] == [(name, "press")] * 2
+    return events
+
+
+def rolls(session, n):
+    """``n`` rolls of one green die, the rest yellow: the turn goes on."""
+    for _ in range(n):
+        dice = session.state()["turn"]["dice_in_hand"]
+        session.act({"type": "roll", "green": 1, "yellow": dice - 1, "red": 0})
+
+
+@pytest.mark.parametrize("gap", [0.005, 0.3])  # contact bounce; a hasty double press
+def test_a_bouncing_or_double_undo_press_takes_back_one_action(session, buttons,
+                                                               mock_factory, clock, gap):
+    controls = Controls(session)
+    rolls(session, 3)
+    first, second = bounce(mock_factory, buttons, "undo", clock, gap=gap)
+    assert controls.handle(first.name, first.kind, at=first.at) == "undo: done"
+    assert "moved on" in controls.handle(second.name, second.kind, at=second.at)
+    state = session.state()
+    assert state["turn"]["rolls"] == 2, "one roll taken back, not two"
+
+
+def test_undo_presses_a_second_apart_take_back_one_action_each(session, buttons,
+                                                               mock_factory, clock):
+    controls = Controls(session)
+    rolls(session, 3)
+    for _ in range(2):
+        event = press(mock_factory, buttons, "undo", clock)
+        assert controls.handle(event.name, event.kind, at=event.at) == "undo: done"
+        clock.advance(1.0)
+    assert session.state()["turn"]["rolls"] == 1

@@ -216,7 +216,7 @@ def test_lp_never_goes_below_zero_and_gold_cannot_be_overdrawn():
     assert view(state)["players"][0]["score"] == 0
     refused(state, {"type": "gold", "player": 1, "amount": -4}, IllegalAction,
             "Bob has 3 Gold and cannot pay 4")
-    refused(state, {"type": "gold", "player": 3, "amount": 1}, InvalidAction, "no seat 3")
+    refused(state, {"type": "gold", "player": 3, "amount": 1}, IllegalAction, "no seat 3")
 
 
 # -- Wars --------------------------------------------------------------------------------

@@ -318,7 +318,8 @@ def test_flat_tires_add_up_and_every_player_skipping_still_ends():
 def test_an_unknown_player_is_refused():
     state = fold([])
     assert refused(state, {"type": "bully", "target": "Zed"},
-                   IllegalAction) == "Nobody at this table is called 'Zed'."
+                   IllegalAction) == ("Nobody at this table is called 'Zed'; "
+                                    "the players are Ann, Ben and Cy.")
     assert "no seat 3" in refused(state, {"type": "flat-tire", "target": 3}, IllegalAction)
 
 

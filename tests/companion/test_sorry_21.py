@@ -241,7 +241,8 @@ def test_take_back_needs_a_home_pawn_and_another_player():
     assert refused(state, {"type": "take-back", "target": "Ann"},
                    IllegalAction) == "Ann cannot play SORRY! on themself."
     assert refused(state, {"type": "take-back", "target": "Zed"},
-                   IllegalAction) == "Nobody at this table is called 'Zed'."
+                   IllegalAction) == ("Nobody at this table is called 'Zed'; "
+                                    "the players are Ann, Ben and Cy.")
 
 
 def test_accept_needs_something_waiting():

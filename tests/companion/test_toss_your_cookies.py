@@ -266,7 +266,7 @@ def test_a_claim_is_taken_at_any_moment_even_mid_toss():
     v = game.public_state(state)
     assert (v["phase"], v["timer"], game.deadline(state)) == ("roll", None, None)
     assert v["players"][3]["score"] == 1 and v["current"] == 1, "next round: next starter"
-    refused(state, claim(4), InvalidAction, "no seat 4")
+    refused(state, claim(4), IllegalAction, "no seat 4")
 
 
 def test_first_to_a_majority_of_the_agreed_rounds_wins():

@@ -28,15 +28,19 @@ def test_the_host_page_says_when_the_camera_reads_nothing(browser, live_server, 
     host.wait_for_selector('body[data-version="1"]')
     host.wait_for_selector("#preview-card", state="visible")
     host.click("#preview-card summary")
-    host.click("#teach-card summary")
-    host.wait_for_selector("#teach-game option", state="attached")
+    if game == "sorry-21":  # Teach cards only for a game whose cards the camera reads
+        host.click("#teach-card summary")
+        host.wait_for_selector("#teach-game option", state="attached")
     snap(host, f"camera-host-{game}")
     assert host.is_visible("#preview-idle") is not reads
     if not reads:
         assert host.inner_text("#preview-idle").startswith(
             "The camera reads nothing in Paper Tales: the host taps what happens.")
-    teachable = host.locator("#teach-game option").all_inner_texts()
-    assert "Paper Tales" not in teachable and "Sorry! Revenge" in teachable
+    if game == "sorry-21":
+        teachable = host.locator("#teach-game option").all_inner_texts()
+        assert "Paper Tales" not in teachable and "Sorry! Revenge" in teachable
+    else:
+        assert host.is_hidden("#teach-card")
     assert not host.js_errors
     host.context.close()
 

@@ -121,7 +121,9 @@ def test_paper_tales_timer_words_and_recent_wars(browser, live_server):
                                                "options": {"phase_seconds": {"recruitment": 26}}})
     host = open_host(browser, live_server)
     host.wait_for_selector("#host-clock")
-    pass  # minutes and seconds, not a bare "26"
+    # the first phase waits for Start: its clock stands at the limit, in minutes and
+    # seconds, not a bare "26"
+    assert host.text_content("#host-clock") == "0:26"
     while live_server.request("GET", "/api/state")[1]["phase"] != "wars":
         assert live_server.request("POST", "/api/actions", {"type": "next"})[0] == 200
     host.wait_for_selector("#no-timer")

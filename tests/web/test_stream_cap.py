@@ -9,6 +9,7 @@ from __future__ import annotations
 import socket
 from typing import Iterator
 
+import numpy as np
 import pytest
 
 from .conftest import PIN, LiveServer, close_app, make_app, serve_live
@@ -77,6 +78,48 @@ def test_a_closed_stream_gives_its_slot_back(tmp_path):
         close_app(app)
 
 
-def test_the_openapi_description_names_the_refusal(client):
-    responses = client.get("/api/openapi.json").get_json()["paths"]["/api/events"]["get"]
+@pytest.mark.parametrize("path", ["/api/events", "/api/camera/preview.mjpeg"])
+def test_the_openapi_description_names_the_refusal(client, path):
+    responses = client.get("/api/openapi.json").get_json()["paths"][path]["get"]
     assert "Retry-After" in responses["responses"]["503"]["description"]
+
+
+class _Still:
+    """A camera side that always shows the same grey table and has read nothing on it."""
+
+    frame = np.full((48, 64, 3), 90, np.uint8)
+
+    def snapshot(self) -> tuple[np.ndarray, None]:
+        return self.frame, None
+
+
+def test_camera_previews_share_the_cap_with_the_event_streams(tmp_path):
+    """A camera preview holds a server thread as an event stream does: past the cap (here
+    1 + 1 for the host) it gets 503 + Retry-After too, and a closed one frees its slot."""
+    app = make_app(tmp_path / "preview", SSE_MAX_STREAMS=1, SSE_HOST_STREAMS=1,
+                   SSE_MAX_SECONDS=0.2)
+    app.extensions["companion"].camera = _Still()
+    host = {"Authorization": f"Bearer {PIN}"}
+    try:
+        client = app.test_client()
+        first = client.get("/api/camera/preview.mjpeg", headers=host, buffered=False)
+        second = client.get("/api/camera/preview.mjpeg", headers=host, buffered=False)
+        assert (first.status_code, second.status_code) == (200, 200)
+        refused = client.get("/api/camera/preview.mjpeg", headers=host, buffered=False)
+        refused.close()  # (unread: without the cap it would stream for ever)
+        assert refused.status_code == 503
+        assert refused.headers["Retry-After"] == "5"
+        assert "tries again" in refused.get_json()["error"]
+        events = client.get("/api/events", headers=host, buffered=False)
+        events.close()
+        assert events.status_code == 503, "one cap for every stream"
+        first.close()
+        assert app.extensions["companion"].streams.open == 1
+        third = client.get("/api/camera/preview.mjpeg", headers=host, buffered=False)
+        assert third.status_code == 200
+        third.close()
+        second.close()
+        assert app.extensions["companion"].streams.open == 0
+    finally:
+        app.extensions["companion"].shutdown()
+        close_app(app)

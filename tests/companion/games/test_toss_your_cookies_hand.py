@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.errors import ActionError, InvalidAction, NotNow
+from companion.errors import ActionError, IllegalAction, NotNow
 from companion.games import toss_your_cookies as game
 from companion.games.toss_your_cookies_hand import describe_hand, hand_verdict, short_name
 from tests.support import rules
@@ -90,7 +90,7 @@ def test_a_claim_in_the_roll_phase_holds_the_roll_and_leaves_no_timer():
     state = play(state, {"type": "withdraw"})
     assert game.public_state(state)["current"] == 0 and state.timer is None
     refused(state, {"type": "withdraw"}, NotNow, "No Snickerdoodle! claim is open")
-    refused(state, {"type": "claim", "player": 4}, InvalidAction, "no seat 4")
+    refused(state, {"type": "claim", "player": 4}, IllegalAction, "no seat 4")
 
 
 def test_the_checked_hand_settles_the_claim_and_is_shown_after_the_round():

@@ -74,6 +74,7 @@ const Host = {
     document.getElementById("correct-card").hidden = !state.game || state.over;
     document.getElementById("preview-card").hidden = !state.camera;
     const game = GAMES[state.game];
+    teachOffered(!game || game.cards);
     const idle = document.getElementById("preview-idle");  // a game the camera reads nothing in
     idle.hidden = !game || game.camera;
     idle.textContent = idle.hidden ? "" : "The camera reads nothing in " + game.name + ": the host taps what happens. The picture only helps to aim the camera.";
@@ -150,6 +151,14 @@ function describeAction(action) {
   const rest = Object.entries(action).filter(([k]) => listed(k))
     .map(([k, v]) => k + " " + (typeof v === "object" ? JSON.stringify(v) : v));
   return action.type + (rest.length ? ": " + rest.join(", ") : "");
+}
+
+/** "Teach cards" before a game and in a game whose cards the camera reads, not in Toss
+ * Up! (dice) or Paper Tales (taps); hiding it closes it, which stops its live picture. */
+function teachOffered(offered) {
+  const card = document.getElementById("teach-card");
+  card.hidden = !offered;
+  if (!offered && card.open) card.open = false;
 }
 
 /** Over the preview while the camera gives no picture: what is wrong and what to do (the

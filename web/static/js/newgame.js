@@ -129,7 +129,9 @@ const NewGame = {
   addPlayer(name) {
     const list = document.getElementById("player-list");
     const index = list.children.length + 1;
-    const input = h("input", {type: "text", value: name, maxlength: 40, placeholder: "Player " + index,
+    // no maxlength: it counts UTF-16 units (a family emoji is 11); the companion counts
+    // the 40 characters a person sees and says when a name is longer
+    const input = h("input", {type: "text", value: name, placeholder: "Player " + index,
                               "aria-label": "Player " + index + " name", autocapitalize: "words", enterkeyhint: "next",
                               list: "known-names"});
     const row = h("li", {class: "player-row"}, input,

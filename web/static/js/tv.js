@@ -1,6 +1,8 @@
 /* The scoreboard on a big screen (/tv or ?tv=1): read from across the room, never scrolled
- * or tapped. Two jobs, both run after every render (scoreboard.js calls fitTv):
+ * or tapped. Three jobs, all run after every render (scoreboard.js calls fitTv):
  *  - the type grows from the CSS size while the board still fits the screen;
+ *  - the scores stand in two columns when that lets the type grow more than one column
+ *    does (a big table: Toss Your Cookies' eight players, a short screen like the Pi's);
  *  - the join QR code goes where the type can grow most: the foot of a column of the panel
  *    with room below its cards (Toss Up!'s chart), so the cards use the screen's whole
  *    width, else a strip of its own down the right edge (always there until this round,
@@ -55,12 +57,21 @@ function joinSpots(board) {
   return [...columns.map((_, i) => foot(i)).reverse(), strip];
 }
 
+/** The ways to stand the scores lists (.players): one column, then two when a list has
+ *  more than one row. Each is a function that lays them out so. */
+function scoreLayouts(board) {
+  const lists = [...board.querySelectorAll(".players")].filter((l) => l.children.length > 1);
+  const columns = (two) => () => { for (const l of lists) l.classList.toggle("tv-two", two); };
+  return lists.length ? [columns(false), columns(true)] : [columns(false)];
+}
+
 /** A TV is read from across the room: its type grows from the CSS size (which fits the
  *  longest game's most players) while the board still fits the screen and cuts no more
  *  words short than at that size, to twice that at most; names are fitted at each size
- *  tried (fitNames). The QR card goes where the type can grow most (the first of
- *  joinSpots among equals), chosen again when the layout changes. Elsewhere only fitNames
- *  runs. */
+ *  tried (fitNames). The QR card goes where the type can grow most, and the scores stand
+ *  in one column or two (scoreLayouts), whichever lets it grow most (among equals: one
+ *  column, then the first of joinSpots), chosen again when the layout changes. Elsewhere
+ *  only fitNames runs. */
 function fitTv(board) {
   const root = document.documentElement;
   if (!root.classList.contains("tv")) return fitNames(board);
@@ -70,29 +81,38 @@ function fitTv(board) {
   base = parseFloat(getComputedStyle(root).fontSize);
   if (innerWidth <= 700) return fitNames(board);
   const spots = Tv.join ? joinSpots(board) : [() => {}];
-  // every spot is tried only when the layout changes (game, players, columns, screen):
+  const layouts = scoreLayouts(board);
+  // every layout is tried only when the table changes (game, players, columns, screen):
   // a redraw within a game costs one fit, as before the QR card moved
   const key = [board.dataset.game, board.querySelectorAll(".player").length, spots.length,
-               !!board.querySelector(".winner"), innerWidth, innerHeight].join();
-  const tried = Tv.spot && Tv.spot.key === key ? [Tv.spot.index] : spots.map((_, i) => i);
+               layouts.length, !!board.querySelector(".winner"), innerWidth, innerHeight].join();
+  const all = layouts.flatMap((_, l) => spots.map((_, s) => ({l, s})));
+  const tried = Tv.spot && Tv.spot.key === key ? [Tv.spot.index] : all.map((_, i) => i);
+  const lay = (index) => { layouts[all[index].l](); spots[all[index].s](); };
   // when the board fits nowhere even at the base size (a small screen, e.g. the Pi's
   // 800x480 touchscreen), the strip: fixed on screen, where a column's foot would fall
-  // below the bottom of a page that is never scrolled
+  // below the bottom of a page that is never scrolled; and the scores in one column
   let best = {k: 0, index: tried.length > 1 ? spots.length - 1 : tried[0]};
+  // two columns of scores may cut no more words short than one column does at the CSS
+  // size, QR card alike (in a narrow column a name would have no room at all)
+  const oneColumn = Tv.spot && Tv.spot.key === key ? Tv.spot.oneColumn : [];
   for (const index of tried) {
-    spots[index]();
-    const k = largestFit(board, set);
-    if (k > best.k) best = {k, index};
+    lay(index);
+    const {l, s} = all[index];
+    const fit = largestFit(board, set, l ? oneColumn[s] : null);
+    if (!l) oneColumn[s] = fit.cut;
+    if (fit.k > best.k) best = {k: fit.k, index};
   }
-  Tv.spot = {key, index: best.index};
-  spots[best.index]();
+  Tv.spot = {key, index: best.index, oneColumn};
+  lay(best.index);
   set(best.k);
   fitNames(board);
 }
 
-/** The largest type scale from 1 to 2 (within 1/16) at which the board fits the screen and
- *  cuts no more words short than at 1; 0 when it does not fit even at 1. */
-function largestFit(board, set) {
+/** {k, cut}: the largest type scale k from 1 to 2 (within 1/16) at which the board fits
+ *  the screen and cuts no more words short than at 1 (or than those in `allowed`, when
+ *  given); 0 when it does not fit even at 1. `cut`: the words cut short at 1. */
+function largestFit(board, set, allowed) {
   const root = document.documentElement;
   set(1);
   fitNames(board);
@@ -100,17 +120,18 @@ function largestFit(board, set) {
   const clipping = [...board.querySelectorAll("*")].filter((el) => getComputedStyle(el).overflowX !== "visible");
   const cut = () => clipping.filter((el) => el.scrollWidth > el.clientWidth);
   const cutAtBase = new Set(cut());
+  const within = allowed || cutAtBase;
   const fits = () => {
     fitNames(board);
     return root.scrollHeight <= innerHeight && root.scrollWidth <= innerWidth
-      && cut().every((el) => cutAtBase.has(el));
+      && cut().every((el) => within.has(el));
   };
-  if (!fits()) return 0;
+  if (!fits()) return {k: 0, cut: cutAtBase};
   let low = 1, high = 2;
   for (let i = 0; i < 4; i++) {
     const mid = (low + high) / 2;
     set(mid);
     if (fits()) low = mid; else high = mid;
   }
-  return low;
+  return {k: low, cut: cutAtBase};
 }
