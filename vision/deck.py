@@ -206,7 +206,8 @@ def load_deck(folder: str | os.PathLike[str]) -> Deck:
     if not root.is_dir():
         raise ValueError(f"deck folder {folder} does not exist")
     files, problems = _list_references(root)
-    signature = json.dumps([_FORMAT, COARSE_H, FINE_SCALE, SHARP]
+    # the OpenCV version too: its SIFT keypoints and warps differ from one version to another
+    signature = json.dumps([_FORMAT, cv2.__version__, COARSE_H, FINE_SCALE, SHARP]
                            + [[f.name, *_stamp(f)] for f in files])
     cache = root / CACHE_NAME
     try:
