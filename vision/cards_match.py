@@ -22,6 +22,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.cvcompat import warp_affine
+
 COARSE_H = 64
 FINE_SCALE = 2.5
 SHARP = 2  # a look-alike duel too close to call is judged again at this many times fine
@@ -319,8 +321,8 @@ def warp_to_ref(query: np.ndarray, warp: np.ndarray, scale: float, *,
     m = warp.copy()
     m[:, 2] *= scale
     h, w = query.shape[:2]
-    return cv2.warpAffine(query, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=border,
-                          borderValue=0)
+    return warp_affine(query, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=border,
+                       borderValue=0)
 
 
 def fine_duel(query_a: np.ndarray, query_b: np.ndarray, valid: np.ndarray, ref_a: np.ndarray,

@@ -2,19 +2,29 @@
 
 The companion runs on a developer's pip wheels (OpenCV 5, numpy 2) and on a Raspberry Pi's
 own apt packages (Bookworm: OpenCV 4.6 + numpy 1.24; Trixie: OpenCV 4.10 + numpy 2.2),
-which picamera2 needs. Where their APIs differ, vision calls this module instead of
-guessing; ``.ci/run`` runs the OpenCV paths on the Pi's pinned versions to prove it.
+which picamera2 needs. Where they differ, vision calls this module instead of guessing;
+``.ci/run`` runs the OpenCV paths on the Pi's pinned versions to prove it.
 
 - Log level: OpenCV 4.x has ``cv2.setLogLevel``/``cv2.getLogLevel``; OpenCV 5 has only
   ``cv2.utils.logging``. Both take the same numbers (0 silent ... 2 error ... 6 verbose).
+- Bilinear warps and remaps: OpenCV 4.x rounds every source position to 1/32 pixel
+  (``INTER_BITS``) and blends in fixed point; OpenCV 5 blends at the exact position. On a
+  card face that moved 5% of the pixels by one level and 100% of float pixels by up to 0.3,
+  enough to change which face a worn card is named as on a Pi. On 4.x the bilinear cases
+  are computed here in numpy the way OpenCV 5 does them (exact positions, float blend,
+  rounded half to even); nearest-neighbour sampling is left to OpenCV.
 """
 
 from __future__ import annotations
 
 import cv2
+import numpy as np
 
 LOG_SILENT = 0
 LOG_ERROR = 2
+#: OpenCV before 5 blends warps at positions rounded to 1/32 pixel.
+QUANTISED_WARPS = int(cv2.__version__.split(".")[0]) < 5
+_BILINEAR = (cv2.INTER_LINEAR, cv2.INTER_AREA)  # a warp with INTER_AREA is bilinear
 
 
 def set_log_level(level: int) -> int:
@@ -27,3 +37,83 @@ def set_log_level(level: int) -> int:
         previous = cv2.getLogLevel()
         cv2.setLogLevel(level)
     return int(previous)
+
+
+def warp_perspective(src: np.ndarray, m: np.ndarray, dsize: tuple[int, int], *,
+                     flags: int = cv2.INTER_LINEAR, borderMode: int = cv2.BORDER_CONSTANT,
+                     borderValue: float = 0) -> np.ndarray:
+    """``cv2.warpPerspective`` with OpenCV 5's bilinear blend on every version."""
+    inter = flags & ~cv2.WARP_INVERSE_MAP
+    if not QUANTISED_WARPS or inter not in _BILINEAR:
+        return cv2.warpPerspective(src, m, dsize, flags=flags, borderMode=borderMode,
+                                   borderValue=borderValue)
+    inv = np.asarray(m, np.float64)
+    if not flags & cv2.WARP_INVERSE_MAP:
+        inv = np.linalg.inv(inv)
+    ys, xs = np.mgrid[0:dsize[1], 0:dsize[0]].astype(np.float64)
+    den = inv[2, 0] * xs + inv[2, 1] * ys + inv[2, 2]
+    den = np.where(den == 0, np.inf, 1.0 / np.where(den == 0, 1, den))
+    mx = (inv[0, 0] * xs + inv[0, 1] * ys + inv[0, 2]) * den
+    my = (inv[1, 0] * xs + inv[1, 1] * ys + inv[1, 2]) * den
+    return _bilinear(src, mx, my, borderMode, borderValue)
+
+
+def warp_affine(src: np.ndarray, m: np.ndarray, dsize: tuple[int, int], *,
+                flags: int = cv2.INTER_LINEAR, borderMode: int = cv2.BORDER_CONSTANT,
+                borderValue: float = 0) -> np.ndarray:
+    """``cv2.warpAffine`` with OpenCV 5's bilinear blend on every version."""
+    inter = flags & ~cv2.WARP_INVERSE_MAP
+    if not QUANTISED_WARPS or inter not in _BILINEAR:
+        return cv2.warpAffine(src, m, dsize, flags=flags, borderMode=borderMode,
+                              borderValue=borderValue)
+    inv = np.asarray(m, np.float64)
+    if not flags & cv2.WARP_INVERSE_MAP:
+        inv = cv2.invertAffineTransform(inv).astype(np.float64)
+    ys, xs = np.mgrid[0:dsize[1], 0:dsize[0]].astype(np.float64)
+    mx = inv[0, 0] * xs + inv[0, 1] * ys + inv[0, 2]
+    my = inv[1, 0] * xs + inv[1, 1] * ys + inv[1, 2]
+    return _bilinear(src, mx, my, borderMode, borderValue)
+
+
+def remap(src: np.ndarray, map_x: np.ndarray, map_y: np.ndarray, interpolation: int, *,
+          borderMode: int = cv2.BORDER_CONSTANT, borderValue: float = 0) -> np.ndarray:
+    """``cv2.remap`` (float maps) with OpenCV 5's bilinear blend on every version."""
+    if not QUANTISED_WARPS or interpolation not in _BILINEAR:
+        return cv2.remap(src, map_x, map_y, interpolation, borderMode=borderMode,
+                         borderValue=borderValue)
+    return _bilinear(src, map_x.astype(np.float64), map_y.astype(np.float64), borderMode,
+                     borderValue)
+
+
+def _bilinear(src: np.ndarray, mx: np.ndarray, my: np.ndarray, border: int,
+              value: float) -> np.ndarray:
+    """``src`` sampled at float positions (x ``mx``, y ``my``), blended from the four
+    neighbours; outside pixels repeat the edge (BORDER_REPLICATE) or are ``value``."""
+    if border not in (cv2.BORDER_CONSTANT, cv2.BORDER_REPLICATE):
+        raise ValueError(f"borderMode {border} is not supported here")
+    h, w = src.shape[:2]
+    finite = np.isfinite(mx) & np.isfinite(my)
+    mx = np.where(finite, np.clip(mx, -2.0, w + 1.0), -2.0)
+    my = np.where(finite, np.clip(my, -2.0, h + 1.0), -2.0)
+    x0, y0 = np.floor(mx), np.floor(my)
+    fx, fy = (mx - x0).astype(np.float32), (my - y0).astype(np.float32)
+    x0, y0 = x0.astype(np.intp), y0.astype(np.intp)
+    work = src.astype(np.float32)
+    # as OpenCV reads a number: the first channel's value, the others' 0
+    fill = np.zeros(src.shape[2:], np.float32)
+    fill.flat[0] = value
+    extra = (1,) * (src.ndim - 2)
+    out = np.zeros(mx.shape + src.shape[2:], np.float32)
+    for dy, wy in ((0, 1 - fy), (1, fy)):
+        for dx, wx in ((0, 1 - fx), (1, fx)):
+            xx, yy = x0 + dx, y0 + dy
+            tap = work[np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1)]
+            if border == cv2.BORDER_CONSTANT:
+                outside = (xx < 0) | (xx >= w) | (yy < 0) | (yy >= h)
+                tap = np.where(outside.reshape(outside.shape + extra), fill, tap)
+            out += (wx * wy).reshape(wx.shape + extra) * tap
+    if not finite.all() and border == cv2.BORDER_CONSTANT:
+        out[~finite] = fill
+    if src.dtype == np.uint8:
+        return np.clip(np.rint(out), 0, 255).astype(np.uint8)
+    return out.astype(src.dtype)
