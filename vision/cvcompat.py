@@ -41,7 +41,7 @@ def set_log_level(level: int) -> int:
 
 def warp_perspective(src: np.ndarray, m: np.ndarray, dsize: tuple[int, int], *,
                      flags: int = cv2.INTER_LINEAR, borderMode: int = cv2.BORDER_CONSTANT,
-                     borderValue: float = 0) -> np.ndarray:
+                     borderValue: float | tuple[float, ...] = 0) -> np.ndarray:
     """``cv2.warpPerspective`` with OpenCV 5's bilinear blend on every version."""
     inter = flags & ~cv2.WARP_INVERSE_MAP
     if not QUANTISED_WARPS or inter not in _BILINEAR:
@@ -60,7 +60,7 @@ def warp_perspective(src: np.ndarray, m: np.ndarray, dsize: tuple[int, int], *,
 
 def warp_affine(src: np.ndarray, m: np.ndarray, dsize: tuple[int, int], *,
                 flags: int = cv2.INTER_LINEAR, borderMode: int = cv2.BORDER_CONSTANT,
-                borderValue: float = 0) -> np.ndarray:
+                borderValue: float | tuple[float, ...] = 0) -> np.ndarray:
     """``cv2.warpAffine`` with OpenCV 5's bilinear blend on every version."""
     inter = flags & ~cv2.WARP_INVERSE_MAP
     if not QUANTISED_WARPS or inter not in _BILINEAR:
@@ -76,7 +76,8 @@ def warp_affine(src: np.ndarray, m: np.ndarray, dsize: tuple[int, int], *,
 
 
 def remap(src: np.ndarray, map_x: np.ndarray, map_y: np.ndarray, interpolation: int, *,
-          borderMode: int = cv2.BORDER_CONSTANT, borderValue: float = 0) -> np.ndarray:
+          borderMode: int = cv2.BORDER_CONSTANT,
+          borderValue: float | tuple[float, ...] = 0) -> np.ndarray:
     """``cv2.remap`` (float maps) with OpenCV 5's bilinear blend on every version."""
     if not QUANTISED_WARPS or interpolation not in _BILINEAR:
         return cv2.remap(src, map_x, map_y, interpolation, borderMode=borderMode,
@@ -86,28 +87,34 @@ def remap(src: np.ndarray, map_x: np.ndarray, map_y: np.ndarray, interpolation: 
 
 
 def _bilinear(src: np.ndarray, mx: np.ndarray, my: np.ndarray, border: int,
-              value: float) -> np.ndarray:
+              value: float | tuple[float, ...]) -> np.ndarray:
     """``src`` sampled at float positions (x ``mx``, y ``my``), blended from the four
-    neighbours; outside pixels repeat the edge (BORDER_REPLICATE) or are ``value``."""
-    if border not in (cv2.BORDER_CONSTANT, cv2.BORDER_REPLICATE):
+    neighbours; outside pixels repeat the edge (BORDER_REPLICATE), mirror the image
+    (BORDER_REFLECT) or are ``value``."""
+    if border not in (cv2.BORDER_CONSTANT, cv2.BORDER_REPLICATE, cv2.BORDER_REFLECT):
         raise ValueError(f"borderMode {border} is not supported here")
     h, w = src.shape[:2]
     finite = np.isfinite(mx) & np.isfinite(my)
-    mx = np.where(finite, np.clip(mx, -2.0, w + 1.0), -2.0)
-    my = np.where(finite, np.clip(my, -2.0, h + 1.0), -2.0)
+    reach = 1e6 if border == cv2.BORDER_REFLECT else 2.0  # only the edge matters otherwise
+    mx = np.where(finite, np.clip(mx, -reach, w - 1 + reach), -2.0)
+    my = np.where(finite, np.clip(my, -reach, h - 1 + reach), -2.0)
     x0, y0 = np.floor(mx), np.floor(my)
     fx, fy = (mx - x0).astype(np.float32), (my - y0).astype(np.float32)
     x0, y0 = x0.astype(np.intp), y0.astype(np.intp)
     work = src.astype(np.float32)
     # as OpenCV reads a number: the first channel's value, the others' 0
     fill = np.zeros(src.shape[2:], np.float32)
-    fill.flat[0] = value
+    given = np.ravel(np.asarray(value, np.float32))[:max(1, fill.size)]
+    fill.flat[:len(given)] = given
     extra = (1,) * (src.ndim - 2)
     out = np.zeros(mx.shape + src.shape[2:], np.float32)
     for dy, wy in ((0, 1 - fy), (1, fy)):
         for dx, wx in ((0, 1 - fx), (1, fx)):
             xx, yy = x0 + dx, y0 + dy
-            tap = work[np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1)]
+            if border == cv2.BORDER_REFLECT:  # fedcba|abcdefgh|hgfedcb
+                tap = work[_reflect(yy, h), _reflect(xx, w)]
+            else:
+                tap = work[np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1)]
             if border == cv2.BORDER_CONSTANT:
                 outside = (xx < 0) | (xx >= w) | (yy < 0) | (yy >= h)
                 tap = np.where(outside.reshape(outside.shape + extra), fill, tap)
@@ -117,3 +124,9 @@ def _bilinear(src: np.ndarray, mx: np.ndarray, my: np.ndarray, border: int,
     if src.dtype == np.uint8:
         return np.clip(np.rint(out), 0, 255).astype(np.uint8)
     return out.astype(src.dtype)
+
+
+def _reflect(i: np.ndarray, n: int) -> np.ndarray:
+    """Indices outside 0..n-1 mirrored back in, the edge pixel repeated (BORDER_REFLECT)."""
+    j = np.mod(i, 2 * n)
+    return np.where(j >= n, 2 * n - 1 - j, j)

@@ -70,3 +70,8 @@ def test_constant_border_fills_outside_pixels_like_opencv():
     got = cvcompat.warp_affine(src, shift, (10, 10), borderMode=cv2.BORDER_CONSTANT,
                                borderValue=0)
     assert (got[:, :5] == 0).all() and (got[:, 6:] == 200).all()
+
+
+def test_reflect_mirrors_outside_indices_with_the_edge_repeated():
+    got = cvcompat._reflect(np.arange(-4, 8), 3)
+    assert got.tolist() == [2, 2, 1, 0, 0, 1, 2, 2, 1, 0, 0, 1]  # cba|abc|cba|ab
