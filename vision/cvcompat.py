@@ -17,6 +17,8 @@ which picamera2 needs. Where they differ, vision calls this module instead of gu
 
 from __future__ import annotations
 
+from typing import Callable
+
 import cv2
 import numpy as np
 
@@ -43,11 +45,26 @@ def warp_perspective(src: np.ndarray, m: np.ndarray, dsize: tuple[int, int], *,
                      flags: int = cv2.INTER_LINEAR, borderMode: int = cv2.BORDER_CONSTANT,
                      borderValue: float | tuple[float, ...] = 0) -> np.ndarray:
     """``cv2.warpPerspective`` with OpenCV 5's bilinear blend on every version."""
-    inter = flags & ~cv2.WARP_INVERSE_MAP
-    if not QUANTISED_WARPS or inter not in _BILINEAR:
-        return cv2.warpPerspective(src, m, dsize, flags=flags, borderMode=borderMode,
-                                   borderValue=borderValue)
-    inv = np.asarray(m, np.float64)
+    return _warp(cv2.warpPerspective, src, np.asarray(m, np.float64), dsize, flags,
+                 borderMode, borderValue)
+
+
+def warp_affine(src: np.ndarray, m: np.ndarray, dsize: tuple[int, int], *,
+                flags: int = cv2.INTER_LINEAR, borderMode: int = cv2.BORDER_CONSTANT,
+                borderValue: float | tuple[float, ...] = 0) -> np.ndarray:
+    """``cv2.warpAffine`` with OpenCV 5's bilinear blend on every version."""
+    return _warp(cv2.warpAffine, src, np.asarray(m, np.float64), dsize, flags, borderMode,
+                 borderValue)
+
+
+def _warp(opencv: Callable[..., np.ndarray], src: np.ndarray, m: np.ndarray,
+          dsize: tuple[int, int], flags: int, border: int,
+          value: float | tuple[float, ...]) -> np.ndarray:
+    """``opencv`` (warpPerspective or warpAffine) itself, or on OpenCV 4.x its bilinear
+    cases in numpy: each output pixel samples the source where the inverse map sends it."""
+    if not QUANTISED_WARPS or flags & ~cv2.WARP_INVERSE_MAP not in _BILINEAR:
+        return opencv(src, m, dsize, flags=flags, borderMode=border, borderValue=value)
+    inv = m if m.shape == (3, 3) else np.vstack([m, [0.0, 0.0, 1.0]])
     if not flags & cv2.WARP_INVERSE_MAP:
         inv = np.linalg.inv(inv)
     ys, xs = np.mgrid[0:dsize[1], 0:dsize[0]].astype(np.float64)
@@ -55,24 +72,7 @@ def warp_perspective(src: np.ndarray, m: np.ndarray, dsize: tuple[int, int], *,
     den = np.where(den == 0, np.inf, 1.0 / np.where(den == 0, 1, den))
     mx = (inv[0, 0] * xs + inv[0, 1] * ys + inv[0, 2]) * den
     my = (inv[1, 0] * xs + inv[1, 1] * ys + inv[1, 2]) * den
-    return _bilinear(src, mx, my, borderMode, borderValue)
-
-
-def warp_affine(src: np.ndarray, m: np.ndarray, dsize: tuple[int, int], *,
-                flags: int = cv2.INTER_LINEAR, borderMode: int = cv2.BORDER_CONSTANT,
-                borderValue: float | tuple[float, ...] = 0) -> np.ndarray:
-    """``cv2.warpAffine`` with OpenCV 5's bilinear blend on every version."""
-    inter = flags & ~cv2.WARP_INVERSE_MAP
-    if not QUANTISED_WARPS or inter not in _BILINEAR:
-        return cv2.warpAffine(src, m, dsize, flags=flags, borderMode=borderMode,
-                              borderValue=borderValue)
-    inv = np.asarray(m, np.float64)
-    if not flags & cv2.WARP_INVERSE_MAP:
-        inv = cv2.invertAffineTransform(inv).astype(np.float64)
-    ys, xs = np.mgrid[0:dsize[1], 0:dsize[0]].astype(np.float64)
-    mx = inv[0, 0] * xs + inv[0, 1] * ys + inv[0, 2]
-    my = inv[1, 0] * xs + inv[1, 1] * ys + inv[1, 2]
-    return _bilinear(src, mx, my, borderMode, borderValue)
+    return _bilinear(src, mx, my, border, value)
 
 
 def remap(src: np.ndarray, map_x: np.ndarray, map_y: np.ndarray, interpolation: int, *,
