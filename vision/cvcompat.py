@@ -101,7 +101,6 @@ def _bilinear(src: np.ndarray, mx: np.ndarray, my: np.ndarray, border: int,
     x0, y0 = np.floor(mx), np.floor(my)
     fx, fy = (mx - x0).astype(np.float32), (my - y0).astype(np.float32)
     x0, y0 = x0.astype(np.intp), y0.astype(np.intp)
-    work = src.astype(np.float32)
     # as OpenCV reads a number: the first channel's value, the others' 0
     fill = np.zeros(src.shape[2:], np.float32)
     given = np.ravel(np.asarray(value, np.float32))[:max(1, fill.size)]
@@ -112,13 +111,14 @@ def _bilinear(src: np.ndarray, mx: np.ndarray, my: np.ndarray, border: int,
         for dx, wx in ((0, 1 - fx), (1, fx)):
             xx, yy = x0 + dx, y0 + dy
             if border == cv2.BORDER_REFLECT:  # fedcba|abcdefgh|hgfedcb
-                tap = work[_reflect(yy, h), _reflect(xx, w)]
+                tap = src[_reflect(yy, h), _reflect(xx, w)]
             else:
-                tap = work[np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1)]
+                tap = src[np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1)]
             if border == cv2.BORDER_CONSTANT:
                 outside = (xx < 0) | (xx >= w) | (yy < 0) | (yy >= h)
                 tap = np.where(outside.reshape(outside.shape + extra), fill, tap)
-            out += (wx * wy).reshape(wx.shape + extra) * tap
+            # only the sampled pixels become float, not the whole source frame
+            out += (wx * wy).reshape(wx.shape + extra) * tap.astype(np.float32)
     if not finite.all() and border == cv2.BORDER_CONSTANT:
         out[~finite] = fill
     if src.dtype == np.uint8:
