@@ -26,7 +26,7 @@ sudo apt-get install -y --no-install-recommends \
     python3-venv python3-pip python3-numpy python3-opencv python3-picamera2 \
     python3-lgpio avahi-daemon
 
-VENV=${COMPANION_PI_VENV:-.venv-pi}
+VENV=.venv-pi  # the service's own: ./run fills .venv with pip's OpenCV and numpy 2
 fix="rm -rf $VENV && sh scripts/install-pi.sh"
 
 say "Creating $VENV with the system site packages (picamera2, numpy, cv2, lgpio)"
@@ -66,7 +66,9 @@ fi
 if [ "$service" = yes ]; then
     say "Starting the companion at boot (systemd) and announcing it on the network (Avahi)"
     out=$(mktemp -d)
-    "$VENV/bin/companion" install-service --dest "$out"
+    # the unit runs the `companion` found first on PATH: make it this venv's, not an
+    # activated .venv's (pip's OpenCV, no picamera2)
+    PATH="$PWD/$VENV/bin:$PATH" "$VENV/bin/companion" install-service --dest "$out"
     sudo cp "$out/companion.service" /etc/systemd/system/companion.service
     sudo cp "$out/companion.avahi.service" /etc/avahi/services/companion.service
     sudo systemctl daemon-reload
