@@ -77,18 +77,45 @@ def build_parser() -> argparse.ArgumentParser:
         "serves a live scoreboard to the phones on this Wi-Fi."))
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
                                 metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"companion {_version()}")
     for add in (_serve_parser, _config_parser, _record_parser, _calibrate_parser,
-                _detect_parser, _eval_parser, _deck_parser, _install_parser):  # the order ``companion --help`` lists
+                _detect_parser, _eval_parser, _deck_parser, _install_parser,
+                _backup_parser):  # the order ``companion --help`` lists
         add(sub)
     return parser
 
 
+def _version() -> str:
+    """The installed companion's version (pyproject.toml's), or "unknown" from a bare tree."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("companion")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _backup_parser(sub: Any) -> None:
+    """``companion backup DEST``: copy the data folder, the journal whole, even while running."""
+    bk = sub.add_parser("backup", help="copy the data folder (journal, PIN, key, decks, "
+                                       "settings) into a new folder, safely while it runs")
+    bk.add_argument("dest", metavar="DEST", help="a new or empty folder")
+    bk.add_argument("--data-dir", default=None, help=_DATA_DIR_HELP)
+
+
 def _serve_parser(sub: Any) -> None:
     """``companion serve``: the camera loop, buttons and web server."""
-    serve = sub.add_parser("serve", help="run the camera loop, buttons and web server")
+    serve = sub.add_parser(
+        "serve", help="run the camera loop, buttons and web server", formatter_class=_Raw,
+        epilog="environment: COMPANION_DATA_DIR (as --data-dir), COMPANION_PIN (as --pin),\n"
+               "COMPANION_HOST, COMPANION_PORT; flags win over them, they over companion.toml.\n"
+               "The data folder keeps the journal (companion.db), host-pin.txt, web-secret.key,\n"
+               "decks/ and companion.toml: copy it with `companion backup DEST`.")
     serve.add_argument("--demo", action="store_true",
                        help="start a ready game with the replay camera on bundled images")
-    serve.add_argument("--pin", default=None, help="host PIN (default: a random one, printed)")
+    serve.add_argument("--pin", default=None,
+                       help="host PIN (default: the one kept in the data folder's "
+                            "host-pin.txt, chosen at random on the first run and printed)")
     _config_flags(serve)
 
 
@@ -214,10 +241,14 @@ def _detect_parser(sub: Any) -> None:
         kind.epilog, kind.formatter_class = text, _Raw  # the output and the photos
 
 
+_DATA_DIR_HELP = ("folder for the journal, host PIN, decks and companion.toml (default: "
+                  "$COMPANION_DATA_DIR, else $XDG_DATA_HOME/companion, else "
+                  "~/.local/share/companion; data/demo with --demo)")
+
+
 def _config_flags(parser: argparse.ArgumentParser) -> None:
     """The settings flags shared by ``serve`` and ``config`` (they override companion.toml)."""
-    parser.add_argument("--data-dir", default=None,
-                        help="folder for the journal and companion.toml")
+    parser.add_argument("--data-dir", default=None, help=_DATA_DIR_HELP)
     parser.add_argument("--host", default=None, help="address to listen on (default 0.0.0.0)")
     parser.add_argument("--port", type=int, default=None, help="port (default 8000)")
     parser.add_argument("--camera", default=None,
@@ -293,6 +324,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return learn_from_folder(args.photos, deck, out=sys.stdout, cards=cards)
         if args.command == "install-service":
             return _install_service(args)
+        if args.command == "backup":
+            return _backup(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -452,3 +485,18 @@ def _install_service(args: argparse.Namespace) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _backup(args: argparse.Namespace) -> int:
+    """``companion backup DEST``: one line per copied item, or one line saying what is wrong."""
+    from companion.backup import backup
+    from companion.config import resolve_data_dir
+
+    data_dir = resolve_data_dir(args.data_dir)
+    try:
+        copied = backup(data_dir, Path(args.dest))
+    except (ValueError, OSError) as exc:
+        print(f"companion backup: {exc}", file=sys.stderr)
+        return 1
+    print(f"Copied {', '.join(copied) or 'nothing'} from {data_dir} to {args.dest}")
+    return 0

@@ -213,10 +213,14 @@ def open_buttons(
 ) -> Buttons | None:
     """Return :class:`Buttons` on `mapping` (default: ``DEFAULT_PINS``), or None without GPIO.
 
-    Without GPIO (any machine but a Pi) `log` gets one line saying why.
+    `log` gets one line either way: the pins opened (checked against the wiring, it is the
+    first test of it), or without GPIO (any machine but a Pi) why none were.
     """
+    pins = DEFAULT_PINS if mapping is None else mapping
     try:
-        return Buttons(DEFAULT_PINS if mapping is None else mapping, **kwargs)
+        buttons = Buttons(pins, **kwargs)
     except GPIOUnavailable as exc:
         log(f"buttons: not used ({exc})")
         return None
+    log("buttons: " + ", ".join(f"{name} on GPIO{pin}" for name, pin in pins.items()))
+    return buttons

@@ -140,9 +140,24 @@ def _as_bgr(frame: np.ndarray) -> np.ndarray:
 
 def _quietly(make: Callable[[], T]) -> T:
     """Call `make` with OpenCV's own warnings silenced; our CameraError says it in one line."""
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    level = _set_log_level(0)  # 0: silent
     try:
         return make()
     finally:
-        cv2.utils.logging.setLogLevel(level)
+        _set_log_level(level)
+
+
+def _set_log_level(level: int) -> int:
+    """Set OpenCV's log level, return the previous one, on OpenCV 4.x and 5.x alike.
+
+    The same as ``vision.cvcompat.set_log_level`` (hardware may not import vision): 4.x has
+    ``cv2.setLogLevel``, 5.x only ``cv2.utils.logging``.
+    """
+    logging = getattr(getattr(cv2, "utils", None), "logging", None)
+    if logging is not None and hasattr(logging, "setLogLevel"):
+        previous = logging.getLogLevel()
+        logging.setLogLevel(level)
+    else:
+        previous = cv2.getLogLevel()
+        cv2.setLogLevel(level)
+    return int(previous)

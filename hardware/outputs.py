@@ -175,10 +175,16 @@ def open_outputs(
 ) -> Outputs:
     """Return :class:`Outputs` (default: ``DEFAULT_LEDS``), or :class:`NullOutputs` without GPIO.
 
-    Without GPIO (any machine but a Pi) `log` gets one line saying why.
+    `log` gets one line either way: the pins opened (checked against the wiring, it is the
+    first test of it), or without GPIO (any machine but a Pi) why none were.
     """
+    pins = DEFAULT_LEDS if leds is None else leds
     try:
-        return Outputs(DEFAULT_LEDS if leds is None else leds, buzzer=buzzer, **kwargs)
+        outputs = Outputs(pins, buzzer=buzzer, **kwargs)
     except GPIOUnavailable as exc:
         log(f"status LEDs and buzzer: not used ({exc})")
         return NullOutputs()
+    wired = [f"{name} LED on GPIO{pin}" for name, pin in pins.items()]
+    log("status LEDs and buzzer: " + ", ".join(
+        wired + [f"buzzer on GPIO{buzzer}" if buzzer is not None else "no buzzer"]))
+    return outputs

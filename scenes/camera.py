@@ -13,6 +13,8 @@ import numpy as np
 
 import cv2
 
+from vision.cvcompat import warp_perspective
+
 
 @dataclass(frozen=True)
 class Camera:
@@ -83,8 +85,8 @@ def draw_table(camera: Camera, texture: np.ndarray,
     src = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
     dst = camera.project(world).astype(np.float32)
     hom = cv2.getPerspectiveTransform(src, dst)
-    return cv2.warpPerspective(texture.astype(np.float32), hom, camera.size,
-                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    return warp_perspective(texture.astype(np.float32), hom, camera.size,
+                            flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
 
 
 def warp_patch(canvas: np.ndarray, alpha_acc: np.ndarray | None, patch: np.ndarray,
@@ -103,8 +105,8 @@ def warp_patch(canvas: np.ndarray, alpha_acc: np.ndarray | None, patch: np.ndarr
     src = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float32)
     dst = (quad - [x0, y0]).astype(np.float32)
     hom = cv2.getPerspectiveTransform(src, dst)
-    warped = cv2.warpPerspective(patch, hom, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    warped = warp_perspective(patch, hom, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
     a = warped[..., 3:4]
     roi = canvas[y0:y1, x0:x1]
     roi[:] = roi * (1 - a) + warped[..., :3] * a

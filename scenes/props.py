@@ -13,6 +13,7 @@ import numpy as np
 import cv2
 
 from scenes.camera import Camera, warp_patch
+from vision.cvcompat import warp_affine
 
 # Base BGR colours of Toss Up! faces and of other games' dice.
 FACE_BGR = {"green": (60, 150, 35), "yellow": (25, 200, 235), "red": (45, 35, 195)}
@@ -225,7 +226,7 @@ def draw_hand(canvas, shadow: np.ndarray, scale: float, rng: np.random.Generator
         qx, qy = px + ix * ln + iy * f * size * 0.2, py + iy * ln - ix * f * size * 0.2
         cv2.line(layer, (int(px), int(py)), (int(qx), int(qy)), 1, int(size * 0.16))
     shadow_shift = np.float32([[1, 0, -ix * size * 0.2 + 10], [0, 1, -iy * size * 0.2 + 10]])
-    shadow[:] = np.maximum(shadow, cv2.warpAffine(layer, shadow_shift, (w, h)) * 0.5)
+    shadow[:] = np.maximum(shadow, warp_affine(layer, shadow_shift, (w, h)) * 0.5)
     alpha = cv2.GaussianBlur(layer, (0, 0), max(1.0, scale))[..., None]
     shade = cv2.GaussianBlur(layer, (0, 0), size * 0.12)[..., None]
     colour = skin * (0.65 + 0.45 * shade)

@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from vision.cards_tell import bank_memo
+from vision.cvcompat import warp_perspective
 from vision.deck import Deck
 from vision.results import CardSighting
 
@@ -140,8 +141,8 @@ def drop_patterned(frame: np.ndarray, sightings: list[CardSighting],
     for s in sightings:
         if s.card_id is not None:
             m = cv2.getPerspectiveTransform(np.array(s.corners, np.float32), dst)
-            card = cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_LINEAR,
-                                       borderMode=cv2.BORDER_REPLICATE)
+            card = warp_perspective(frame, m, (w, h), flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE)
             valid = cv2.warpPerspective(everywhere, m, (w, h), flags=cv2.INTER_NEAREST,
                                         borderMode=cv2.BORDER_CONSTANT, borderValue=0) > 0
             if _beyond_face(_side_marks(card, valid), _face_marks(deck, s.card_id)) > MARGIN_SLACK:

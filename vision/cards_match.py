@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from vision.cards_median import median_u8
+from vision.cvcompat import warp_affine
 
 COARSE_H = 64
 FINE_SCALE = 2.5
@@ -335,8 +336,8 @@ def warp_to_ref(query: np.ndarray, warp: np.ndarray, scale: float, *,
     m = warp.copy()
     m[:, 2] *= scale
     h, w = query.shape[:2]
-    return cv2.warpAffine(query, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=border,
-                          borderValue=0)
+    return warp_affine(query, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=border,
+                       borderValue=0)
 
 
 def fine_duel(query_a: np.ndarray, query_b: np.ndarray, valid: np.ndarray, ref_a: np.ndarray,

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.cards_rim import frame_and_quad
+from vision.cvcompat import remap
 
 OWN_BAND = 0.04  # how far a side's line may lie from the outline, fraction of its long side
 OWN_STEP = 0.5  # pixels between the offsets tried across a side, at least
@@ -98,8 +99,8 @@ def _side(smooth: np.ndarray, p0: np.ndarray, p1: np.ndarray, band: float
     s = np.concatenate([on, -out, 1 + out])
     base = p0[None] + s[:, None] * d[None]  # (S, 2)
     pts = base[:, None] + offsets[None, :, None] * normal  # (S, T, 2)
-    colour = cv2.remap(smooth, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_REPLICATE)  # (S, T, 3)
+    colour = remap(smooth, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
+                   borderMode=cv2.BORDER_REPLICATE)  # (S, T, 3)
     rate = np.zeros(colour.shape[:2], np.float32)
     rate[:, 1:-1] = np.linalg.norm(colour[:, 2:] - colour[:, :-2], axis=2) / (2 * step)
     floor = max(OWN_MIN, OWN_NOISE * float(np.median(rate[:len(on)])))

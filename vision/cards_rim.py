@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.cards_snap import meet as line_meet
+from vision.cvcompat import remap
 from vision.frames import check_frame
 
 RIM_BAND = 0.10  # how far a side may move, as a fraction of the card's long side
@@ -101,8 +102,8 @@ def _side_offsets(smooth: np.ndarray, p0: np.ndarray, p1: np.ndarray, normal: np
     s = np.linspace(0.1, 0.9, RIM_SAMPLES, dtype=np.float32)  # along the side
     base = p0[None] + s[:, None] * (p1 - p0)[None]  # (S, 2)
     pts = base[:, None] + offsets[None, :, None] * normal  # (S, T, 2)
-    colour = cv2.remap(smooth, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_REPLICATE)  # (S, T, 3)
+    colour = remap(smooth, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
+                   borderMode=cv2.BORDER_REPLICATE)  # (S, T, 3)
     rate = np.zeros(colour.shape[:2], np.float32)
     rate[:, 1:-1] = np.linalg.norm(colour[:, 2:] - colour[:, :-2], axis=2) / (2 * RIM_STEP)
     # an edge point: a sharp local peak of the rate in its profile, well above the rate

@@ -25,6 +25,7 @@ from vision.cards_match import MatchParams
 from vision.cards_name import name_card
 from vision.cards_snap import edge_gradient, snap_quads
 from vision.cards_view import is_clear_way
+from vision.cvcompat import warp_perspective
 from vision.deck import Deck
 from vision.results import CardSighting
 
@@ -120,8 +121,8 @@ def rectify(frame: np.ndarray, quad: np.ndarray, size: tuple[int, int], *,
     h, w = size
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    card = cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
+    card = warp_perspective(frame, m, (w, h), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE)
     fh, fw = frame.shape[:2]
     inside = quad.min() >= 0 and quad[:, 0].max() <= fw - 1 and quad[:, 1].max() <= fh - 1
     if inside and usable is None:

@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from vision.cards_match import DUEL_SEEN, DUEL_SEEN_AREA, DUEL_SLIDE, RIM
+from vision.cvcompat import warp_affine
 
 TELL_LEVEL = 0.5  # telling pixels: the smoothed difference at this share of its peak or more
 TELL_WINDOW = 0.1  # window of the light fit, a fraction of the card height (a title is ~0.06)
@@ -69,8 +70,8 @@ def _laid(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
                                             30, 1e-4), None, 5)
     except cv2.error:
         return b, 0.0, eye
-    laid = cv2.warpAffine(b, warp, (b.shape[1], b.shape[0]),
-                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    laid = warp_affine(b, warp, (b.shape[1], b.shape[0]),
+                       flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
     return laid.reshape(b.shape), float(agree), warp
 
 
@@ -93,8 +94,8 @@ def telling(ref_a: np.ndarray, ref_b: np.ndarray) -> tuple[np.ndarray, np.ndarra
     m = round(RIM * h) + 2
     inside = np.zeros_like(a)
     inside[m:-m, m:-m] = 1
-    inside = cv2.warpAffine(inside, warp, inside.shape[::-1],
-                            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP) * inside
+    inside = warp_affine(inside, warp, inside.shape[::-1],
+                         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP) * inside
     diff = _smoothed_energy(a - _lit_like(b, a, TELL_WINDOW * h), inside, h)
     # where the print differs: what is left once the light is fitted over a stroke's width
     # (a soft patch of shade the larger window did not follow goes; a stroke stays)

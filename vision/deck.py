@@ -26,11 +26,12 @@ from vision.cards_keys import face_keys
 from vision.cards_single import quad_area
 from vision.cards_match import (COARSE_H, FINE_SCALE, SHARP, Bank, build_bank, canonical_size,
                                 sharp_size)
+from vision.cvcompat import warp_perspective
 from vision.imageio import ImageError, read_image, shrink_to
 
 CACHE_NAME = ".companion-index.npz"
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
-_FORMAT = 12  # bump when rectification or what the index holds changes: old caches are rebuilt
+_FORMAT = 13  # bump when rectification or what the index holds changes: old caches are rebuilt
 DEFAULT_ASPECT = 63 / 88  # poker card, used when no reference shows an outline
 FACE_HEIGHT = 400  # pixels of the long side of a face saved rectified (taught, rectified_face)
 #: A reference photo's long side is shrunk to this before its card is looked for: a folder
@@ -193,8 +194,8 @@ def _upright_face(image: np.ndarray, quad: np.ndarray | None, aspect: float, *,
         q = np.roll(q, -1, axis=0)
     dst = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     m = cv2.getPerspectiveTransform(q, dst)
-    return cv2.warpPerspective(image, m, (fw, fh), flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return warp_perspective(image, m, (fw, fh), flags=cv2.INTER_AREA,
+                            borderMode=cv2.BORDER_REPLICATE)
 
 
 def load_deck(folder: str | os.PathLike[str]) -> Deck:
@@ -206,7 +207,8 @@ def load_deck(folder: str | os.PathLike[str]) -> Deck:
     if not root.is_dir():
         raise ValueError(f"deck folder {folder} does not exist")
     files, problems = _list_references(root)
-    signature = json.dumps([_FORMAT, COARSE_H, FINE_SCALE, SHARP]
+    # the OpenCV version too: its SIFT keypoints and warps differ from one version to another
+    signature = json.dumps([_FORMAT, cv2.__version__, COARSE_H, FINE_SCALE, SHARP]
                            + [[f.name, *_stamp(f)] for f in files])
     cache = root / CACHE_NAME
     try:

@@ -19,6 +19,7 @@ import numpy as np
 
 import cv2
 
+from vision.cvcompat import remap
 from vision.dice_faces import CLASS_NAMES, NONE, YELLOW, Face, gradient
 
 _RAYS = 48
@@ -52,7 +53,7 @@ def ellipse_stray(work: np.ndarray, centre: tuple[float, float], side: float,
     cos, sin = np.cos(_ANGLES)[:, None], np.sin(_ANGLES)[:, None]
     map_x = (cx - x0 + cos * radii).astype(np.float32)
     map_y = (cy - y0 + sin * radii).astype(np.float32)
-    prof = cv2.remap(grad, map_x, map_y, cv2.INTER_LINEAR, borderValue=0)
+    prof = remap(grad, map_x, map_y, cv2.INTER_LINEAR, borderValue=0)
     peak = prof.max(axis=1)
     half = 0.5 * peak[:, None]
     last = len(radii) - 1 - np.argmax(prof[:, ::-1] >= half, axis=1)

@@ -19,6 +19,7 @@ import numpy as np
 
 import cv2
 
+from vision.cvcompat import warp_affine
 from vision.dice_faces import CLASS_NAMES, LIGHT, NONE, Face, has_pips
 from vision.dice_measure import blob_stats
 
@@ -236,7 +237,7 @@ def seam_pieces(blob: np.ndarray, luma: np.ndarray, *, min_drop: float = 25.0,
     square = aspect < 1.3 and min(rw, rh) >= 2 * min_piece
     if not (square or 1.6 <= aspect <= 2.4):
         return 1
-    flat = cv2.warpAffine(np.ascontiguousarray(luma), turn, size, flags=cv2.INTER_LINEAR)
+    flat = warp_affine(np.ascontiguousarray(luma), turn, size, flags=cv2.INTER_LINEAR)
     inside = cv2.warpAffine(blob, turn, size, flags=cv2.INTER_NEAREST) > 0
     if square:  # a 2x2 block: a seam each way
         return 4 if _seam(flat, inside, 1, min_drop) and _seam(flat, inside, 0, min_drop) else 1

@@ -23,9 +23,11 @@ MAX_BYTES = 64 * 1024 * 1024
 
 import cv2  # noqa: E402  (after the limit is set)
 
+from vision.cvcompat import LOG_ERROR, set_log_level  # noqa: E402
+
 # Decoder warnings ("PNG input buffer is incomplete") would reach users on stderr; the
 # ImageError we raise says it in one line instead.
-cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+set_log_level(LOG_ERROR)
 
 
 class ImageError(ValueError):

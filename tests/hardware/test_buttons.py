@@ -129,10 +129,13 @@ def test_default_wiring_has_four_distinct_pins():
     assert len(set(DEFAULT_PINS.values())) == 4
 
 
-def test_open_buttons_on_mock_pins(mock_factory, clock):
-    b = open_buttons(pin_factory=mock_factory, clock=clock, log=pytest.fail)
+def test_open_buttons_on_mock_pins_logs_the_pins_it_opened(mock_factory, clock):
+    # the log line is the first check of the wiring against docs/hardware.md
+    lines: list[str] = []
+    b = open_buttons(pin_factory=mock_factory, clock=clock, log=lines.append)
     assert b is not None and b.names == ("bank", "undo", "next", "timer")
     b.close()
+    assert lines == ["buttons: bank on GPIO17, undo on GPIO27, next on GPIO22, timer on GPIO23"]
 
 
 def test_open_buttons_without_gpio_logs_one_line_and_returns_none(monkeypatch):

@@ -104,7 +104,10 @@ def test_without_gpio_open_outputs_gives_a_null_object_and_one_line(monkeypatch)
     out.close()
 
 
-def test_open_outputs_on_mock_pins(mock_factory):
-    out = open_outputs(buzzer=DEFAULT_BUZZER, pin_factory=mock_factory, log=pytest.fail)
+def test_open_outputs_on_mock_pins_logs_the_pins_it_opened(mock_factory):
+    lines: list[str] = []
+    out = open_outputs(buzzer=DEFAULT_BUZZER, pin_factory=mock_factory, log=lines.append)
     assert type(out) is Outputs and out.has_buzzer
     out.close()
+    assert lines == ["status LEDs and buzzer: ready LED on GPIO5, reading LED on GPIO6, "
+                     "bust LED on GPIO13, timer LED on GPIO19, buzzer on GPIO26"]

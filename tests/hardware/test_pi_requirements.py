@@ -79,11 +79,12 @@ def test_install_script_gets_the_binary_packages_from_apt(script):
 
 
 def test_install_script_venv_sees_apt_packages(script):
-    assert re.search(r"python3 -m venv --system-site-packages \.venv", script)
+    assert re.search(r"python3 -m venv --system-site-packages \"\$VENV\"", script)
+    assert "VENV=.venv-pi " in script  # not .venv: ./run fills that one
 
 
 def test_every_pip_install_is_constrained_and_keeps_apt_numpy(script):
-    installs = re.findall(r"pip install [^\n]*", script)
+    installs = re.findall(r"pip\"? install [^\n]*", script)
     assert len(installs) == 2
     for line in installs:
         assert "-c constraints-pi.txt" in line and '-c "$pins"' in line
@@ -92,7 +93,7 @@ def test_every_pip_install_is_constrained_and_keeps_apt_numpy(script):
 
 
 def test_install_script_installs_the_project_without_its_wheel_dependencies(script):
-    project_install = [l for l in re.findall(r"pip install [^\n]*", script) if l.endswith(" .")]
+    project_install = [l for l in re.findall(r"pip\"? install [^\n]*", script) if l.endswith(" .")]
     assert len(project_install) == 1 and "--no-deps" in project_install[0]
 
 

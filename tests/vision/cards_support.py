@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from scenes.card_faces import back_face, deck_specs, draw_face
+from vision.cvcompat import warp_perspective
 from vision.deck import Deck, build_deck
 
 
@@ -63,8 +64,8 @@ def place(frame: np.ndarray, face: np.ndarray, corners: np.ndarray) -> np.ndarra
     src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     m = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
     size = (frame.shape[1], frame.shape[0])
-    warped = cv2.warpPerspective(face, m, size, flags=cv2.INTER_AREA)
-    mask = cv2.warpPerspective(np.full((fh, fw), 255, np.uint8), m, size) > 127
+    warped = warp_perspective(face, m, size, flags=cv2.INTER_AREA)
+    mask = warp_perspective(np.full((fh, fw), 255, np.uint8), m, size) > 127
     out = frame.copy()
     out[mask] = warped[mask]
     return out

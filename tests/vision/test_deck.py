@@ -180,3 +180,16 @@ def test_a_phone_sized_reference_photo_is_looked_at_shrunk(tmp_path, monkeypatch
     assert deck.card_ids == ("num-1", "num-2")
     assert seen["num-1"] == (deck_module.REFERENCE_SIDE, 1200, 3)
     assert seen["num-2"] == cs.faces()["num-2"].shape
+
+
+def test_an_index_built_by_another_opencv_is_rebuilt(tmp_path, monkeypatch):
+    # SIFT keypoints and rectified faces differ between OpenCV versions (a Pi upgraded from
+    # 4.6 to 4.10, a checkout tested by two venvs): an index built by another OpenCV is
+    # not used, else the keypoint search reads one version's faces with another's frames
+    _write_deck(tmp_path, ["num-1"])
+    load_deck(tmp_path)
+    cache = tmp_path / CACHE_NAME
+    os.utime(cache, ns=(0, 0))
+    monkeypatch.setattr(cv2, "__version__", "0.0.0")
+    load_deck(tmp_path)
+    assert cache.stat().st_mtime_ns != 0  # written afresh

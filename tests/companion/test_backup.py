@@ -1,0 +1,75 @@
+"""``companion backup``: the data folder copied whole while the journal is being written."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from companion.cli import main
+
+
+def _live_journal(data_dir):
+    """A WAL journal with rows not yet checkpointed into companion.db, left open."""
+    db = sqlite3.connect(data_dir / "companion.db")
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA wal_autocheckpoint=0")
+    db.execute("CREATE TABLE actions (id INTEGER PRIMARY KEY, body TEXT)")
+    with db:
+        db.executemany("INSERT INTO actions (body) VALUES (?)", [("roll",), ("bank",)])
+    return db
+
+
+def test_backup_of_a_running_journal_holds_its_latest_actions(tmp_path, capsys):
+    data, dest = tmp_path / "data", tmp_path / "saved"
+    (data / "decks" / "sorry-21").mkdir(parents=True)
+    (data / "decks" / "sorry-21" / "num-1.png").write_bytes(b"png")
+    (data / "host-pin.txt").write_text("482106\n")
+    (data / "web-secret.key").write_bytes(b"k" * 32)
+    live = _live_journal(data)
+    try:
+        assert (data / "companion.db-wal").stat().st_size > 0  # the rows are in the WAL only
+        assert main(["backup", str(dest), "--data-dir", str(data)]) == 0
+    finally:
+        live.close()
+    saved = sqlite3.connect(dest / "companion.db")
+    assert [r[0] for r in saved.execute("SELECT body FROM actions ORDER BY id")] == ["roll", "bank"]
+    saved.close()
+    assert (dest / "host-pin.txt").read_text() == "482106\n"
+    assert (dest / "web-secret.key").read_bytes() == b"k" * 32
+    assert (dest / "decks" / "sorry-21" / "num-1.png").read_bytes() == b"png"
+    assert not (dest / "companion.db-wal").exists()
+    assert "host-pin.txt" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("case", ["not empty", "inside", "no data"])
+def test_a_wrong_destination_is_one_line_and_nothing_is_copied(tmp_path, capsys, case):
+    data = tmp_path / "data"
+    if case != "no data":
+        data.mkdir()
+        (data / "host-pin.txt").write_text("1\n")
+    dest = {"not empty": tmp_path / "full", "inside": data / "saved",
+            "no data": tmp_path / "saved"}[case]
+    if case == "not empty":
+        dest.mkdir()
+        (dest / "other.txt").write_text("x")
+    assert main(["backup", str(dest), "--data-dir", str(data)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("companion backup: ") and err.count("\n") == 1
+    assert not (dest / "host-pin.txt").exists()
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.startswith("companion 0.")
+
+
+def test_serve_help_names_the_data_folder_default_the_environment_and_the_kept_pin(capsys):
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    for words in ("~/.local/share/companion", "COMPANION_DATA_DIR", "COMPANION_PIN",
+                  "COMPANION_PORT", "host-pin.txt"):
+        assert words in out
