@@ -20,7 +20,7 @@ _SPAN = 1.2  # the compared picture: this many die edges across, centred on the 
 _REACH = 3.0  # its copies are looked for this many die edges around it
 _SELF = 0.5  # shifts nearer than this many die edges are the face itself
 _SLACK = 0.1  # a copy's opposite may lie this many die edges off the mirrored shift
-_PIXELS = 8.0  # a die's edge, shrunk to this many pixels to compare
+_PIXELS = 12.0  # a die's edge, shrunk to this many pixels to compare
 _APART = 0.5  # sine of the least angle between two directions of a lattice (30 degrees)
 
 
@@ -28,7 +28,7 @@ def is_pattern_tile(work: np.ndarray, centre: tuple[float, float], side: float, 
                     min_match: float = 0.8) -> bool:
     """True when the picture around ``centre`` (``_SPAN`` die edges ``side`` across, in
     ``work`` (H, W, 3) uint8 BGR) recurs, matching at ``min_match`` or more
-    (normalised cross-correlation of grey levels) shifted both ways along one
+    (normalised cross-correlation of the colours) shifted both ways along one
     direction and once more along another at least 30 degrees from it, within
     ``_REACH`` die edges: a tile of a two-way pattern (one way along the second
     direction: a die lying on the cloth may hide the copy on the other side). A shift
@@ -41,9 +41,9 @@ def is_pattern_tile(work: np.ndarray, centre: tuple[float, float], side: float, 
     k = min(1.0, _PIXELS / side)
     if x1 - x0 < 4 or y1 - y0 < 4:
         return False
-    grey = cv2.cvtColor(work[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-    small = cv2.resize(grey, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else grey
-    sh, sw = small.shape
+    crop = work[y0:y1, x0:x1]
+    small = cv2.resize(crop, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else crop
+    sh, sw = small.shape[:2]
     s = side * k
     t = max(2, int(round(0.5 * _SPAN * s)))
     x, y = int(round((centre[0] - x0) * k)), int(round((centre[1] - y0) * k))
