@@ -1,12 +1,13 @@
 """Patterns, not solids: a face whose neighbourhood recurs all round it is the cloth's.
 
 A die is one small raised solid: its top, its edges, its shade and the table just around
-it make a picture found nowhere else near it (dice alike may lie beside it, but not
-one on each side of it and another off that line, all at one turn). A check of a gingham or checkered cloth
-is one tile of a pattern: the same picture (the check and the checks around it) recurs a
-period away on both sides, along two directions, whatever turn the light, the camera's
-perspective or lens give the grid there (a cloth's grid turn, ``dice_cloth``, is
-measured once for the frame, and a check in a far corner or by a glare is off it).
+it make a picture found nowhere else near it (dice alike may lie beside it, but not one
+on each side of it and another off that line, all at one turn). A check of a gingham or
+checkered cloth is one tile of a pattern: the same picture (the check and the checks
+around it) recurs a period away on both sides along one direction and again along
+another, whatever turn the camera's perspective or lens give the grid there, and under a
+glare or a shadow that washes its lines out (a cloth's grid turn, ``dice_cloth``, is
+measured once for the frame, and a check in a far corner is off it).
 Points are (x, y) working pixels; ``side`` is a die's edge there.
 """
 
@@ -32,8 +33,9 @@ def is_pattern_tile(work: np.ndarray, centre: tuple[float, float], side: float, 
     direction and once more along another at least 30 degrees from it, within
     ``_REACH`` die edges: a tile of a two-way pattern (one way along the second
     direction: a die lying on the cloth may hide the copy on the other side). A shift
-    whose opposite falls outside the frame counts as recurring both ways. Compared shrunk to ``_PIXELS`` pixels a die edge (a pattern's tiles are
-    as big as a die's top or bigger; the shrink keeps it quick)."""
+    whose opposite falls outside the frame counts as recurring both ways. Compared
+    shrunk to ``_PIXELS`` pixels a die edge (a pattern's tiles are about a die's top or
+    bigger; the shrink keeps it quick: about 1 ms a face on a busy machine)."""
     h, w = work.shape[:2]
     reach = (0.5 * _SPAN + _REACH) * side
     x0, y0 = max(0, int(centre[0] - reach)), max(0, int(centre[1] - reach))

@@ -1,4 +1,4 @@
-"""Tests for vision.dice_repeat: a tile of a cloth's pattern recurs around it, a die does not."""
+"""Tests for vision.dice_repeat: a cloth's check recurs all round it, a die does not."""
 
 from __future__ import annotations
 
@@ -43,7 +43,8 @@ def test_a_check_of_a_gingham_is_a_tile_at_any_turn():
     # gingham in a far corner or by a glare, turned off the frame's grid, read as red dice
     for period, turn in ((SIDE, 0.0), (0.8 * SIDE, 17.0), (1.3 * SIDE, 38.0)):
         cloth = gingham(period, turn=turn)
-        assert is_pattern_tile(cloth, dark_check(period, turn, (160, 120)), SIDE), (period, turn)
+        at = dark_check(period, turn, (160, 120))
+        assert is_pattern_tile(cloth, at, SIDE), (period, turn)
         # one at the frame's edge too (its copies beyond the frame are not asked for)
         assert is_pattern_tile(cloth, dark_check(period, turn, (8, 120)), SIDE), (period, turn)
 
