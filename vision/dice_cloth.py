@@ -18,6 +18,7 @@ from vision import dice_faces as faces_
 from vision import dice_pick as pick
 from vision.dice_grid import grid_share
 from vision.dice_marks import RAYS
+from vision.dice_repeat import is_pattern_tile
 from vision.dice_segment import grid_turn, is_table_colour, model_bgr, quarter_sample
 
 if TYPE_CHECKING:
@@ -55,15 +56,21 @@ def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
     (corners near a square's sqrt(2)) turned like the grid none of whose outline lies on
     the grid's lines (``is_off_lines``) is a die: a tray's straight rim gives a frame a
     grid's turn, and a die lying square to it on the plain floor is bounded by its own
-    edges only."""
+    edges only. Last, a face of one of the cloth's colours whose picture recurs all round
+    it (``dice_repeat.is_pattern_tile``) is a tile of the pattern, whatever its turn and
+    lines (a check in a far corner turned by the perspective; one whose lines a glare
+    washed out): the grid's turn is measured once for the frame."""
     if grid is None:
         return False
+    classes = table_classes(model, params) if classes is None else classes
+    tile = work is not None and (face.cls in classes or face.mark in classes)
     if (work is not None and face.area >= 0.5 * side * side and pick.is_crisp_square(face)
             and face.corners <= _SQUARE_CORNERS
             and abs((pick.turn(face) - grid + 45) % 90 - 45) <= 5
             and is_off_lines(face, work, grid, side)):
-        return False  # a crisp die-sized square no line of the grid runs along: a die
-    classes = table_classes(model, params) if classes is None else classes
+        # a crisp die-sized square no line of the grid runs along: a die, unless its
+        # picture recurs all round it (a check whose lines a glare washed out)
+        return tile and is_pattern_tile(work, face.centre, side)
     # a mark its body does not ring is a colour at its edge (asked only of a mark within
     # 0.15 of the middle: one further out counts as off it below anyway)
     if (work is not None and face.mark != faces_.NONE and face.mark_off <= 0.15
@@ -71,7 +78,8 @@ def is_cloth_square(face: faces_.Face, grid: float | None, params: DiceParams,
         face = replace(face, mark_off=1.0)
     return _is_square(face, grid, params, model, side, classes) or (
         work is not None and is_grid_piece(face, work, grid, params, model, side,
-                                           classes=classes))
+                                           classes=classes)) or (
+        tile and is_pattern_tile(work, face.centre, side))
 
 
 def _is_square(face: faces_.Face, grid: float | None, params: DiceParams, model: tuple,

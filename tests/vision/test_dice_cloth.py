@@ -114,15 +114,19 @@ def test_a_piece_of_a_check_along_the_grids_lines_is_cloth_at_any_turn():
     light = dict(cls=LIGHT, mark=YELLOW, box=aslant, bgr=(215.0, 215.0, 230.0),
                  outline=piece, area=400.0)
     assert is_cloth_square(ds.face(**light, mark_off=0.3), 0.0, params, model, 20.0, frame)
-    assert not is_cloth_square(ds.face(**light, mark_off=0.05), 0.0, params, model, 20.0,
-                               frame)
+    # (the light die drawn there: a check with nothing on it recurs all round, a tile)
+    lying = ds.die(frame.copy(), (105.0, 105.0), 20.0, (215, 215, 230), angle=30.0,
+                   mark=(20, 200, 230))
+    assert not is_cloth_square(ds.face(**light, mark_off=0.05, centre=(105.0, 105.0)), 0.0,
+                               params, model, 20.0, lying)
     die = frame.copy()
     cv2.fillConvexPoly(die, np.round(cv2.boxPoints(((165.0, 105.0), (24.0, 24.0), 30.0))
                                      ).astype(np.int32), (40, 40, 45))
     top = np.round(cv2.boxPoints(((165.0, 105.0), (20.0, 20.0), 30.0))).astype(np.int32)
     cv2.fillConvexPoly(die, top, (60, 50, 200))
     assert not is_cloth_square(ds.face(cls=RED, box=top.astype(np.float32),
-                                       bgr=(60.0, 50.0, 200.0), outline=top),
+                                       bgr=(60.0, 50.0, 200.0), outline=top,
+                                       centre=(165.0, 105.0)),
                                0.0, params, model, 20.0, die)
 
 
@@ -143,6 +147,7 @@ def test_a_side_face_reaching_into_a_light_check_is_no_light_dies_mark():
     for picture, at, cloth in ((side_face, (95.0, 75.0), True), (marked, (104.0, 74.0), False)):
         face = ds.face(cls=LIGHT, mark=YELLOW, box=square.astype(np.float32), area=900.0,
                        bgr=(215.0, 215.0, 230.0), outline=square, mark_off=0.1,
+                       centre=(104.5, 74.5),
                        spots=((YELLOW, *at, 0.15),))
         assert is_cloth_square(face, 0.0, params, model, 20.0, picture) is cloth
 
