@@ -13,12 +13,13 @@ and leaves the rest of the file as the user wrote it.
 from __future__ import annotations
 
 import json
+import threading
 import tomllib
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from companion.config import (FILE_NAME, Config, ConfigError, _toml_value, load_config,
-                              read_file)
+                              read_file, write_settings)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -55,7 +56,8 @@ def calibration_from(file: str | None, data_dir: str | None) -> Any:
         table = read_file(Path(file))
         if table is None:
             raise ConfigError(f"{file}: no such file.")
-        data = table.get("camera", {}).get("calibration", {})
+        camera = table.get("camera", {})
+        data = camera.get("calibration", {}) if isinstance(camera, dict) else None
         if not isinstance(data, dict):
             raise ConfigError(f"{file}: camera.calibration must be a table.")
         config, where = Config(calibration=data, source=file), Path(file)
@@ -95,14 +97,23 @@ def save_calibration(data_dir: Path, calibration: dict[str, Any]) -> Path:
     :raises ConfigError: the file is unreadable, or holds the calibration in another form
         (inline under ``[camera]``) that cannot be replaced without rewriting it.
     """
-    path = Path(data_dir) / FILE_NAME
+    with _SAVING:  # two host pages at once: one read-modify-write after the other
+        return _save_calibration(Path(data_dir) / FILE_NAME, calibration)
+
+
+_SAVING = threading.Lock()
+
+
+def _save_calibration(path: Path, calibration: dict[str, Any]) -> Path:
     read_file(path)  # an unreadable or broken file: its own one-line error
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     kept, skipping = [], False
     for line in text.splitlines():
         header = line.strip()
         if header.startswith("["):
-            skipping = header.split("#")[0].strip() == "[camera.calibration]"
+            # the table and its subtables (`config --save` writes [camera.calibration.hues])
+            name = header.split("#")[0].strip().strip("[]").replace(" ", "")
+            skipping = name == "camera.calibration" or name.startswith("camera.calibration.")
         if not skipping:
             kept.append(line)
     rest = "\n".join(kept).rstrip()
@@ -111,8 +122,7 @@ def save_calibration(data_dir: Path, calibration: dict[str, Any]) -> Path:
                           "there and calibrate again.")
     block = ["[camera.calibration]      # this table's dice (companion calibrate)"]
     block += [f"{key} = {_toml_value(value)}" for key, value in calibration.items()]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text((rest + "\n\n" if rest else "") + "\n".join(block) + "\n", encoding="utf-8")
+    write_settings(path, (rest + "\n\n" if rest else "") + "\n".join(block) + "\n")
     return path
 
 

@@ -427,7 +427,8 @@ def _eval(suite: Path, calibration: Any = None) -> int:
 
 def _config(args: argparse.Namespace) -> int:
     """Print the effective settings as TOML (a valid companion.toml)."""
-    from companion.config import FILE_NAME, ConfigError, format_toml, load_config, resolve_data_dir
+    from companion.config import (FILE_NAME, ConfigError, format_toml, load_config,
+                                  resolve_data_dir, write_settings)
     from hardware.camera import CameraSpecError, parse_camera_spec
 
     data_dir = resolve_data_dir(args.data_dir)
@@ -447,10 +448,7 @@ def _config(args: argparse.Namespace) -> int:
         return 0
     path = data_dir / FILE_NAME
     try:  # whole or not at all: a cut power never leaves half a file
-        data_dir.mkdir(parents=True, exist_ok=True)
-        part = path.with_name(path.name + ".part")
-        part.write_text(format_toml(config), encoding="utf-8")
-        os.replace(part, path)
+        write_settings(path, format_toml(config, environment=False))
     except OSError as exc:
         print(f"companion config: cannot save {path}: {exc.strerror or exc}", file=sys.stderr)
         return 1

@@ -41,6 +41,7 @@ Every mistake is a :class:`ConfigError` whose message is one line naming the set
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import ipaddress
 import math
@@ -375,9 +376,35 @@ COMMENTS: dict[str, str] = {
 }
 
 
-def format_toml(config: Config) -> str:
+def write_settings(path: Path, text: str) -> None:
+    """Write a settings file whole or not at all: a cut power leaves the old file or the new
+    one, never half of one (a half file would stop ``serve`` at the next boot).
+
+    :raises OSError: the folder cannot be made or written.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(f"{path.name}.{os.getpid()}.part")
+    try:
+        with open(part, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(part, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            part.unlink()
+        raise
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)  # the rename itself reaches the card
+    finally:
+        os.close(folder)
+
+
+def format_toml(config: Config, *, environment: bool = True) -> str:
     """The effective settings as a commented ``companion.toml`` (it reads back the same)."""
-    lines = [f"# companion settings (from {config.source}, then environment and flags)"]
+    then = "then environment and flags" if environment else "then flags"
+    lines = [f"# companion settings (from {config.source}, {then})"]
     _emit_table(lines, (), config.to_table())
     return "\n".join(lines).rstrip() + "\n"
 

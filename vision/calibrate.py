@@ -16,6 +16,7 @@ towards the middle between this table's own green, yellow and red by at most
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -80,19 +81,24 @@ class Calibration:
 
         :raises ValueError: missing or malformed fields, or another version.
         """
+        if not isinstance(data, dict):
+            raise ValueError("not a dice calibration: not a table")
+        if data.get("version") != VERSION:
+            raise ValueError(f"calibration version {data.get('version')!r}, expected {VERSION}")
         try:
-            if data.get("version") != VERSION:
-                raise ValueError(f"calibration version {data.get('version')!r}, expected {VERSION}")
             hues = {str(k): float(v) for k, v in dict(data["hues"]).items()}
-            if not set(hues) <= set(_COLOURS):
-                raise ValueError(f"unknown colour in calibration hues: {sorted(hues)}")
             table = tuple(float(c) for c in data["table_bgr"])
-            if len(table) != 3:
-                raise ValueError("table_bgr must have 3 numbers")
             cal = cls(die_side_px=float(data["die_side_px"]), frame_width=int(data["frame_width"]),
                       hues=hues, table_bgr=table, dice_seen=int(data.get("dice_seen", 0)))
-        except (KeyError, TypeError, AttributeError) as exc:
+        except (KeyError, TypeError, AttributeError, ValueError, OverflowError) as exc:
+            # OverflowError: int() of an infinite frame width or count of dice
             raise ValueError(f"not a dice calibration: {exc}") from None
+        if not set(hues) <= set(_COLOURS):
+            raise ValueError(f"unknown colour in calibration hues: {sorted(hues)}")
+        if len(table) != 3:
+            raise ValueError("table_bgr must have 3 numbers")
+        if not all(math.isfinite(n) for n in (cal.die_side_px, *hues.values(), *table)):
+            raise ValueError("not a dice calibration: a number that is not finite")
         if not (2 < cal.die_side_px < cal.frame_width and cal.frame_width > 0):
             raise ValueError("calibration die size is out of range")
         return cal

@@ -37,6 +37,9 @@ from companion.graphemes import graphemes
 
 #: A name's length limit, in characters as a person sees them (grapheme clusters).
 MAX_NAME = 40
+#: ... and in code points: one letter may carry any number of combining marks, and a name
+#: of a few thousand is one "character" that every phone is sent at every change.
+MAX_NAME_CODE_POINTS = 400  # forty of the longest emoji sequences (ten code points)
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,7 @@ def check_players(players: Any, low: int, high: int) -> tuple[str, ...]:
         if not _seen(name):
             raise InvalidAction("Every player needs a name.")
         seen = graphemes(name)
-        if len(seen) > MAX_NAME:
+        if len(seen) > MAX_NAME or len(name) > MAX_NAME_CODE_POINTS:
             raise InvalidAction(f"The name '{''.join(seen[:20])}'... is too long "
                                 f"({MAX_NAME} characters at most).")
     if len({_seen(n).casefold() for n in names}) != len(names):

@@ -96,3 +96,59 @@ def test_a_calibration_written_inline_is_not_silently_doubled(tmp_path: Path) ->
     (tmp_path / "companion.toml").write_text("[camera]\ncalibration = {}\n")
     with pytest.raises(ValueError, match="inside \\[camera\\]"):
         save_calibration(tmp_path, {"version": 1})
+
+
+def test_calibrating_again_after_config_save_replaces_the_hues_subtable(tmp_path: Path) -> None:
+    # `config --save` writes the hues as [camera.calibration.hues]; the next calibrate cut
+    # only [camera.calibration] and refused: "camera.calibration is written inside [camera]"
+    photo = tmp_path / "dice.png"
+    cv2.imwrite(str(photo), ds.scene(["green", "yellow", "red"] * 2, side=30))
+    data = tmp_path / "data"
+    assert main(["calibrate", str(photo), "--data-dir", str(data)]) == 0
+    assert main(["config", "--data-dir", str(data), "--port", "8100", "--save"]) == 0
+    assert "[camera.calibration.hues]" in (data / "companion.toml").read_text()
+    assert main(["calibrate", str(photo), "--data-dir", str(data)]) == 0
+    table = tomllib.loads((data / "companion.toml").read_text())
+    assert table["server"]["port"] == 8100 and table["camera"]["calibration"]["dice_seen"] == 6
+
+
+def test_calibrations_saved_at_once_keep_the_other_settings(tmp_path: Path) -> None:
+    import threading
+
+    (tmp_path / "companion.toml").write_text("[server]\nport = 8100\n")
+    cal = {"version": 1, "die_side_px": 30.0, "frame_width": 640,
+           "hues": {"green": 60.0}, "table_bgr": [1.0, 2.0, 3.0], "dice_seen": 6}
+    threads = [threading.Thread(target=save_calibration, args=(tmp_path, cal))
+               for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    table = tomllib.loads((tmp_path / "companion.toml").read_text())
+    assert table["server"]["port"] == 8100 and table["camera"]["calibration"]["dice_seen"] == 6
+    assert not list(tmp_path.glob("*.part"))
+
+
+@pytest.mark.parametrize("field, value", [
+    ("frame_width", "inf"), ("dice_seen", "inf"), ("die_side_px", "nan"),
+    ("hues.green", "nan"), ("frame_width", "1e400")])
+def test_numbers_no_calibration_can_hold_are_one_line(tmp_path: Path, field, value) -> None:
+    cal = {"version": 1, "die_side_px": 30.0, "frame_width": 640,
+           "hues": {"green": 60.0}, "table_bgr": [1.0, 2.0, 3.0], "dice_seen": 6}
+    text = json.dumps(cal)
+    key = field.split(".")[-1]
+    text = text.replace(f'"{key}": {cal["hues"]["green"] if "hues" in field else cal[key]}',
+                        f'"{key}": {value}')
+    (tmp_path / "cal.json").write_text(text.replace(": inf", ": Infinity").replace(": nan", ": NaN"))
+    done = run("detect", "dice", "--json", "--calibration", str(tmp_path / "cal.json"),
+               str(ROOT / "companion" / "demo" / "frames" / "0001.jpg"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+def test_a_toml_whose_camera_is_not_a_table_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "f.toml").write_text("camera = 1\n")
+    done = run("detect", "dice", "--json", "--calibration", str(tmp_path / "f.toml"),
+               str(ROOT / "companion" / "demo" / "frames" / "0001.jpg"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1

@@ -6,6 +6,7 @@ the file before the command reads it, so every earlier setting went back to its 
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 
@@ -43,7 +44,7 @@ def test_a_bad_setting_is_refused_and_the_file_kept(tmp_path: Path, capsys) -> N
 
 def test_a_folder_that_cannot_be_written_is_one_line(tmp_path: Path, capsys) -> None:
     (tmp_path / FILE_NAME).write_text("[server]\nport = 9000\n")
-    (tmp_path / (FILE_NAME + ".part")).mkdir()  # something in the way of the new file
+    (tmp_path / f"{FILE_NAME}.{os.getpid()}.part").mkdir()  # in the way of the new file
     assert cli.main(["config", "--data-dir", str(tmp_path), "--save"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("companion config: cannot save") and err.count("\n") == 1

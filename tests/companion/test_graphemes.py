@@ -50,3 +50,9 @@ def test_forty_one_are_too_many_and_the_sentence_cuts_no_emoji_in_half():
     assert "\\u200d" not in str(refused.value) and "\\U" not in str(refused.value)
     with pytest.raises(InvalidAction, match=r"40 characters at most"):
         check_players(["a" * 41, "Ben"], 2, 6)
+
+
+def test_one_letter_with_thousands_of_marks_is_too_long():
+    # one grapheme, but 2,501 code points sent to every phone at every change
+    with pytest.raises(InvalidAction, match="too long"):
+        check_players(["A" + "\u0301" * 2500, "Ben"], 2, 6)
