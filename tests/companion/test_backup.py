@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -73,3 +75,13 @@ def test_serve_help_names_the_data_folder_default_the_environment_and_the_kept_p
     for words in ("~/.local/share/companion", "COMPANION_DATA_DIR", "COMPANION_PIN",
                   "COMPANION_PORT", "host-pin.txt"):
         assert words in out
+
+
+def test_backup_runs_as_python_m_companion_cli(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "host-pin.txt").write_text("1\n")
+    run = subprocess.run([sys.executable, "-m", "companion.cli", "backup", str(tmp_path / "b"),
+                          "--data-dir", str(data)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "b" / "host-pin.txt").read_text() == "1\n"
