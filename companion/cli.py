@@ -481,10 +481,6 @@ def _install_service(args: argparse.Namespace) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 def _backup(args: argparse.Namespace) -> int:
     """``companion backup DEST``: one line per copied item, or one line saying what is wrong."""
     from companion.backup import backup
@@ -498,3 +494,7 @@ def _backup(args: argparse.Namespace) -> int:
         return 1
     print(f"Copied {', '.join(copied) or 'nothing'} from {data_dir} to {args.dest}")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -274,6 +274,7 @@ def _paths(game_examples: dict[str, Any], action_examples: dict[str, Any],
         "/api/camera/confirm": {"post": host_call(
             "Apply the roll the camera offers (state.dice.offer); 409 when none is offered.",
             "200", None)},
+        **_calibrate_path(host),
         **_preview_paths(host),
         **_deck_paths(host),
         **_history_paths(),
@@ -304,6 +305,24 @@ def _history_paths() -> dict[str, Any]:
 #: Past the cap on open streams (event streams and camera previews together).
 _BUSY = ("Too many streams are open (web/streams.py: event streams and camera previews "
          "together); try again after Retry-After seconds.")
+
+
+def _calibrate_path(host: list[dict[str, list[str]]]) -> dict[str, Any]:
+    """The host page's "Calibrate from the camera" button (web/calibrate.py); host only."""
+    return {"/api/camera/calibrate": {"post": {
+        "summary": "Learn this table's dice from the camera's latest picture (host only).",
+        "description": "The same check and sentence as `companion calibrate IMAGE`; the "
+                       "calibration is stored in the data folder's companion.toml and the "
+                       "running reader uses it at once.",
+        "security": host, "responses": {
+            "200": _answer("What was learnt.", {
+                "type": "object", "required": ["message"],
+                "properties": {"message": {"type": "string"}}}),
+            "400": _error("The picture cannot teach (too few dice, not Toss Up! dice), or "
+                          "the calibration could not be stored; the sentence says what to do."),
+            "401": {"$ref": "#/components/responses/Unauthorized"},
+            "404": _error("The companion runs without a camera."),
+            "409": _error("The camera has not delivered a picture yet.")}}}}
 
 
 def _preview_paths(host: list[dict[str, list[str]]]) -> dict[str, Any]:

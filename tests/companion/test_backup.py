@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -73,3 +75,62 @@ def test_serve_help_names_the_data_folder_default_the_environment_and_the_kept_p
     for words in ("~/.local/share/companion", "COMPANION_DATA_DIR", "COMPANION_PIN",
                   "COMPANION_PORT", "host-pin.txt"):
         assert words in out
+
+
+@pytest.mark.parametrize("dest_exists", [False, True])
+def test_a_journal_that_is_not_a_database_is_one_line_and_leaves_dest_as_it_was(
+        tmp_path, capsys, dest_exists):
+    data, dest = tmp_path / "data", tmp_path / "saved"
+    data.mkdir()
+    (data / "companion.db").write_text("x\n")  # corrupt: SQLite says "not a database"
+    (data / "host-pin.txt").write_text("1\n")
+    if dest_exists:
+        dest.mkdir()
+    assert main(["backup", str(dest / "run"), "--data-dir", str(data)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("companion backup: ") and err.count("\n") == 1
+    assert "companion.db" in err
+    assert dest.exists() == dest_exists  # what this run created is gone, the rest kept
+    assert not (dest / "run").exists()
+    (data / "companion.db").unlink()  # the journal mended: a re-run is not refused
+    assert main(["backup", str(dest / "run"), "--data-dir", str(data)]) == 0
+    assert (dest / "run" / "host-pin.txt").read_text() == "1\n"
+
+
+def test_the_journal_failing_into_an_existing_empty_dest_leaves_it_empty(tmp_path, capsys):
+    data, dest = tmp_path / "data", tmp_path / "saved"
+    data.mkdir()
+    (data / "companion.db").write_text("x\n")
+    dest.mkdir()
+    assert main(["backup", str(dest), "--data-dir", str(data)]) == 1
+    assert dest.is_dir() and not any(dest.iterdir())
+    capsys.readouterr()
+
+
+def test_backup_runs_as_python_m_companion_cli(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "host-pin.txt").write_text("1\n")
+    run = subprocess.run([sys.executable, "-m", "companion.cli", "backup", str(tmp_path / "b"),
+                          "--data-dir", str(data)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "b" / "host-pin.txt").read_text() == "1\n"
+
+
+def test_a_locked_journal_is_one_line_not_a_wait_forever(tmp_path, capsys, monkeypatch):
+    import companion.backup
+
+    monkeypatch.setattr(companion.backup, "LOCK_WAIT", 0.3, raising=False)
+    data, dest = tmp_path / "data", tmp_path / "saved"
+    data.mkdir()
+    holder = sqlite3.connect(data / "companion.db", isolation_level=None)
+    holder.execute("CREATE TABLE actions (body TEXT)")
+    holder.execute("BEGIN EXCLUSIVE")  # a rollback-mode writer holding the file
+    holder.execute("INSERT INTO actions VALUES ('roll')")
+    try:
+        assert main(["backup", str(dest), "--data-dir", str(data)]) == 1
+    finally:
+        holder.close()
+    err = capsys.readouterr().err
+    assert err.startswith("companion backup: ") and err.count("\n") == 1 and "locked" in err
+    assert not dest.exists()

@@ -3,6 +3,7 @@ game is accepted by that game's own ``parse_action``."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -89,6 +90,7 @@ def test_structure(spec):
     assert spec["info"]["title"] and spec["info"]["version"]
     expected = {"/api/state": {"get"}, "/api/events": {"get"}, "/api/games": {"post"},
                 "/api/actions": {"post"}, "/api/undo": {"post"}, "/api/camera/confirm": {"post"},
+                "/api/camera/calibrate": {"post"},
                 "/api/openapi.json": {"get"}, "/api/camera/preview.jpg": {"get"},
                 "/api/camera/preview.mjpeg": {"get"}, "/api/history": {"get"},
                 "/api/history.json": {"get"}, "/api/history.csv": {"get"},
@@ -155,3 +157,15 @@ def test_validator_catches_mistakes(spec):
                                         (None, "null")])
 def test_json_type(value, name):
     assert json_type(value) == name
+
+
+def test_every_api_route_of_the_app_is_described(app, spec):
+    """A route added to web/ without its description in web/openapi.py fails here."""
+    routes: dict[str, set[str]] = {}
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/api/"):
+            path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
+            routes.setdefault(path, set()).update(
+                m.lower() for m in rule.methods - {"HEAD", "OPTIONS"})
+    assert "/api/camera/calibrate" in routes
+    assert {path: set(ops) for path, ops in spec["paths"].items()} == routes
