@@ -3,9 +3,8 @@
 Coloured pixels count where they differ from the table within half a die of a blob (a
 green die on green felt is not merged with the felt), light and grey ones inside the
 blob too (a white die on a white table). Each run of one class is cut down to its bright
-core (``dice_runs``), and each piece of that core is measured as a face candidate, all
-at once (``dice_atlas``: as ``dice_faces.measure`` one by one), then
-``dice_faces.finish``. Points are (x, y) in the ROI.
+core (``dice_runs``), and each piece of that core is measured as a face candidate
+(``dice_faces.measure``, then ``dice_faces.finish``). Points are (x, y) in the ROI.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ import cv2
 from vision import dice_faces as faces_
 from vision import dice_measure as measure_
 from vision import dice_runs as runs_
-from vision.dice_atlas import Candidate, measure_all
 from vision.dice_faces import CLASS_NAMES, HUE, Face
 from vision.dice_necks import hull_area, neck_pieces
 
@@ -49,7 +47,7 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
     faces is tried whole too, and one far bigger is no die.
     """
     max_whole = 2.5 * side * side
-    cands: list[Candidate] = []
+    parts: list[dict] = []
     wholes: list[bool] = []
     long_ = (max(shape[0], 2.4), shape[1])  # two dice of one colour side by side
     # the V plane, contiguous: it is cut into many crops for OpenCV
@@ -91,13 +89,13 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
             if key in seen or area > 2.4 * max_whole:
                 continue  # the same outline from another pass, or far too big for a die
             seen.add(key)
-            cands.append(Candidate(code, hull, area, own, (run.x, run.y),
-                                   long_ if code in CLASS_NAMES else shape, need_pips, True))
-            wholes.append(whole)
-    # all measured at once (``dice_atlas``: as ``dice_faces.measure`` one by one)
-    measured = measure_all(cands, cls_roi, hsv_roi, bgr_roi, offset, planes=planes, lit=lit)
-    return faces_.finish([p for p in measured if p is not None], cls_roi, grad, offset,
-                         [w for p, w in zip(measured, wholes) if p is not None])
+            part = faces_.measure(code, hull, area, own, (run.x, run.y), cls_roi, hsv_roi, bgr_roi,
+                           offset, shape=long_ if code in CLASS_NAMES else shape,
+                           need_pips=need_pips, planes=planes, lit=lit, drop_plain=True)
+            if part is not None:
+                parts.append(part)
+                wholes.append(whole)
+    return faces_.finish(parts, cls_roi, grad, offset, wholes)
 
 
 def _runs(mask: np.ndarray, min_area: float, done: set, outlines: tuple | None = None):

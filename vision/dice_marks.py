@@ -15,7 +15,6 @@ import numpy as np
 import cv2
 
 from vision import dice_faces as faces_
-from vision.dice_atlas import Candidate, measure_all
 from vision.dice_measure import outer_contours
 
 _ANGLES = np.linspace(0, 2 * np.pi, 16, endpoint=False)
@@ -61,13 +60,10 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
     spots = [s for s, ok in zip(spots, ringed) if ok]
     # how far each ringed spot's light body reaches, all at once (``body_sides``)
     bodies = body_sides(cls_roi, value, grad, [(s[3][0], s[3][1]) for s in spots])
-    marks = [(code, cnt, mask, spot, body) for (code, cnt, mask, spot), body
-             in zip(spots, bodies) if _has_body(spot, body, min_side)]
-    # measured all at once (``dice_atlas``: as ``dice_faces.measure`` one by one)
-    measured = measure_all([_candidate(code, cnt, mask, spot) for code, cnt, mask, spot, _
-                            in marks], cls_roi, hsv_roi, bgr_roi, offset, lit=lit)
-    parts = [_with_body(part, spot, body, cls_roi, value, lit)
-             for part, (_, _, _, spot, body) in zip(measured, marks) if part is not None]
+    parts: list[dict] = []  # measured one by one, finished together
+    for (code, cnt, mask, spot), body in zip(spots, bodies):
+        parts += _mark_part(code, cnt, mask, spot, body, cls_roi, value, hsv_roi, bgr_roi,
+                            offset, sizes, lit)
     return faces_.finish(parts, cls_roi, grad, offset)
 
 
@@ -105,31 +101,31 @@ def _ringed(cls_roi: np.ndarray, spots: list[tuple]) -> list[bool]:
 _STEPS3 = np.array([1.0, 2.0, 3.0])  # (from two pixels past the radius)
 
 
-def _has_body(spot: tuple[np.ndarray, float, float], body: float | None,
-              min_side: float) -> bool:
-    """Whether a ringed spot (centre, radius, area) (``_spot``) whose light body gives the
-    die edge ``body`` (``body_sides``; None: none) may be a die's mark: the body is half
-    the least die edge (``min_side``) or more and the spot 4% of its face or more."""
-    return body is not None and body >= 0.5 * min_side and spot[2] >= 0.04 * body * body
-
-
-def _candidate(code: int, cnt: np.ndarray, mask: np.ndarray,
-               spot: tuple[np.ndarray, float, float]) -> Candidate:
-    """A coloured outline ``cnt`` of ``mask`` taken for a mark, to measure as a face
-    (``dice_atlas``): its convex hull, the spot's area and the mask over its box."""
+def _mark_part(code: int, cnt: np.ndarray, mask: np.ndarray,
+               spot: tuple[np.ndarray, float, float], body: float | None,
+               cls_roi: np.ndarray, value: np.ndarray, hsv_roi: np.ndarray,
+               bgr_roi: np.ndarray, offset: tuple[int, int],
+               sizes: tuple[float, float, float], lit: tuple | None = None) -> list[dict]:
+    """The measures (``dice_faces.measure``, with ``body``, ``body_value`` and
+    ``near_ring``) of one coloured outline ``cnt`` of ``mask`` taken for a mark ringed by
+    a light body, as a list of one; empty when it is no such mark. ``spot`` is its
+    (centre, radius, area) (``_spot``), ``body`` the die edge its light body gives
+    (``body_sides``; None: none); ``value`` is the V plane of ``hsv_roi``; ``sizes``
+    are ``find_marks``'s (min_area, max_side, min_side), ``lit`` its brightness before
+    the exposure gain and the gain."""
+    min_side = sizes[2]
+    centre, radius, area = spot
+    if body is None or body < 0.5 * min_side or area < 0.04 * body * body:
+        return []
     x, y, w, h = cv2.boundingRect(cnt)
-    return Candidate(code, cv2.convexHull(cnt), float(spot[2]), mask[y:y + h, x:x + w], (x, y))
-
-
-def _with_body(part: dict, spot: tuple[np.ndarray, float, float], body: float,
-               cls_roi: np.ndarray, value: np.ndarray, lit: tuple | None) -> dict:
-    """A mark's measures (``dice_faces.measure``) with ``body`` (the die edge its light
-    body gives), ``body_value`` and ``near_ring`` (``_body_value``); ``value`` is the
-    ROI's V plane, ``lit`` its brightness before the exposure gain and the gain."""
-    centre, radius, _ = spot
+    hull = cv2.convexHull(cnt)
+    part = faces_.measure(code, hull, float(area), mask[y:y + h, x:x + w], (x, y),
+                          cls_roi, hsv_roi, bgr_roi, offset, lit=lit)
+    if part is None:
+        return []
     body_value, ring = _body_value(cls_roi, value if lit is None else lit[0], centre, radius)
     body_value *= 1.0 if lit is None else lit[1]
-    return {**part, "body": float(body), "body_value": body_value, "near_ring": ring}
+    return [{**part, "body": float(body), "body_value": body_value, "near_ring": ring}]
 
 
 def _islands(mask: np.ndarray, contours: tuple, least: float) -> list[np.ndarray]:
