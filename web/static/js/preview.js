@@ -78,6 +78,7 @@ const Preview = {
   showBusy(seconds) {
     const notice = document.getElementById("preview-busy");
     notice.hidden = seconds === null;
+    this.img().classList.toggle("busy", seconds !== null);  // not a broken-image icon
     fill(notice, seconds === null ? null : [
       h("strong", {class: "preview-offline-title", text: "Busy, retrying"}),
       h("span", {class: "preview-offline-why",
