@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -182,9 +183,9 @@ _FILE_CALLS = {"rename", "replace", "open", "mkdir", "fsync", "unlink", "rmdir",
                "sendfile", "copy_file_range", "backup", "utime", "chmod", "close"}
 
 
-def _restore_killed_at(src: Path, data: Path, kill_at: int) -> int:
-    """Run a restore in a forked child killed (os._exit, no clean-up) at its `kill_at`th
-    file-system call; the number of calls it made (all of them when it finished)."""
+def _restore_killed_at(src: Path, data: Path, kill_at: int, run: Any = restore) -> int:
+    """Run ``run(src, data)`` (a restore) in a forked child killed (os._exit, no clean-up)
+    at its `kill_at`th file-system call; the number of calls it made (all when it finished)."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
@@ -200,7 +201,7 @@ def _restore_killed_at(src: Path, data: Path, kill_at: int) -> int:
 
         sys.setprofile(count)
         try:
-            restore(src, data)
+            run(src, data)
         finally:
             sys.setprofile(None)
             os.write(write, str(calls).encode())
