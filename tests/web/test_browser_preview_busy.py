@@ -10,22 +10,16 @@ from __future__ import annotations
 
 import re
 import socket
-import threading
 import time
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
-from companion.camera_link import DiceLink
-from companion.journal import Journal
-from companion.recognition import Recognizer
-from companion.session import Session
-from tests.web.test_browser_review import open_page, snap
-from tests.web.test_browser_table_notices import Table
 from tests.web.conftest import PIN
+from tests.web.test_browser_review import open_page, snap
+from tests.web.test_browser_table_notices import camera_rig
 from tests.web.test_stream_cap import open_stream
-from web import create_app, make_server
 from web.streams import RETRY_AFTER
 
 pytestmark = pytest.mark.browser
@@ -35,25 +29,21 @@ PICTURE = "() => document.getElementById('preview').naturalWidth > 0"
 
 @pytest.fixture
 def crowded(tmp_path: Path) -> Iterator[Any]:
-    """(url, port, its StreamSlots): a companion with a camera and room for 2 host streams, on localhost."""
-    data = tmp_path / "data"
-    session = Session(Journal(data))
-    recognizer = Recognizer(Table().latest, session, link=DiceLink(session))
-    recognizer.step()
-    app = create_app({"TESTING": True, "DATA_DIR": str(data), "PIN": PIN,
-                      "SSE_KEEPALIVE": 0.5, "SSE_POLL": 0.05, "SSE_MAX_STREAMS": 1,
-                      "SSE_HOST_STREAMS": 1}, session=session, camera=recognizer)
-    session.start("toss-up", ["Ann", "Ben"])
-    session.set_extra("camera", {"online": True, "status": "camera online (opencv:0)"})
-    server = make_server(app, "127.0.0.1", 0, threads=8)
-    thread = threading.Thread(target=server.run, name="busy-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.port}", server.port, app.extensions["companion"].streams
-    finally:
-        server.close()
-        thread.join(timeout=10)
-        session.journal.close()
+    """(url, port, its StreamSlots): a companion with a camera and room for 2 host streams."""
+    with camera_rig(tmp_path / "data", PIN, SSE_MAX_STREAMS=1, SSE_HOST_STREAMS=1) as (
+            url, session, app):
+        session.start("toss-up", ["Ann", "Ben"])
+        session.set_extra("camera", {"online": True, "status": "camera online (opencv:0)"})
+        yield url, int(url.rsplit(":", 1)[1]), app.extensions["companion"].streams
+
+
+def _host_page(browser: Any, url: str) -> Any:
+    """The host page, logged in, its camera preview offered (still closed)."""
+    page = open_page(browser, url + "/login")
+    page.fill("#pin", PIN)
+    page.click("text=Unlock")
+    page.wait_for_selector("#preview-card:not([hidden])")
+    return page
 
 
 def _fill_the_cap(port: int, slots: Any) -> list[socket.socket]:
@@ -79,10 +69,7 @@ def _fill_the_cap(port: int, slots: Any) -> list[socket.socket]:
 
 def test_a_refused_preview_says_busy_and_comes_back_by_itself(browser, crowded):
     url, port, slots = crowded
-    page = open_page(browser, url + "/login")
-    page.fill("#pin", PIN)
-    page.click("text=Unlock")
-    page.wait_for_selector("#preview-card:not([hidden])")
+    page = _host_page(browser, url)
     asked = []
     page.on("request", lambda r: asked.append(r.url) if "preview.mjpeg" in r.url else None)
     phones = _fill_the_cap(port, slots)  # with the page's own event stream
@@ -107,10 +94,7 @@ def test_a_refused_preview_says_busy_and_comes_back_by_itself(browser, crowded):
 
 def test_each_refusal_in_a_row_waits_longer_up_to_half_a_minute(browser, crowded):
     url, _, _ = crowded
-    page = open_page(browser, url + "/login")
-    page.fill("#pin", PIN)
-    page.click("text=Unlock")
-    page.wait_for_selector("#preview-card:not([hidden])")
+    page = _host_page(browser, url)
     waits = page.evaluate("""() => [0, 3, 4, 5, 9].map((tries) => {
         Preview.tries = tries; return [Preview.wait("5"), Preview.wait(null)]; })""")
     for (after, bare), low in zip(waits, [5, 8, 16, 30, 30]):
