@@ -6,7 +6,8 @@
  * status, so on an error one short probe (?frames=1: it ends after one picture) asks why:
  * 503 shows "busy, retrying" over the picture and opens it again after Retry-After, or
  * longer each time it is refused again (2, 4, ... 30 s; a little random so several hosts
- * do not come back together); a probe that streams means a slot just freed: open it now.
+ * do not come back together); a probe that streams means a slot freed meanwhile: the
+ * picture is opened again after the same backoff, so a race for that slot never spins.
  * Any other answer (no camera, logged out) is not retried: the page says so elsewhere.
  */
 "use strict";
@@ -48,13 +49,11 @@ const Preview = {
     }
     if (response.body) response.body.cancel().catch(() => {});
     if (!this.isOpen()) return;  // closed meanwhile
-    if (response.status === 503) {
+    if (response.status === 503 || response.ok) {  // ok: a slot freed since; soon, not at once
       this.tries += 1;
-      const wait = this.wait(response.headers.get("Retry-After"));
+      const wait = this.wait(response.ok ? null : response.headers.get("Retry-After"));
       this.showBusy(wait);
       this.timer = setTimeout(() => this.open(), wait * 1000);
-    } else if (response.ok) {
-      this.open();
     }
   },
 
