@@ -5,8 +5,7 @@ checkpoint, so copying ``companion.db`` alone while the companion runs gives an 
 empty database. The journal is copied here with SQLite's backup API (a consistent
 snapshot, WAL included, taken while the service keeps writing); every other file of the
 data folder (host-pin.txt, web-secret.key, companion.toml, decks/) is copied as it is.
-Restoring: stop the service, delete the data folder's companion.db-wal and companion.db-shm
-(SQLite would replay that old log over the restored journal), copy DEST's files back, start it.
+Restoring is ``companion restore DEST`` (``companion/restore.py``), with the service stopped.
 """
 
 from __future__ import annotations

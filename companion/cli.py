@@ -80,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"companion {_version()}")
     for add in (_serve_parser, _config_parser, _record_parser, _calibrate_parser,
                 _detect_parser, _eval_parser, _deck_parser, _install_parser,
-                _backup_parser):  # the order ``companion --help`` lists
+                _backup_parser, _restore_parser):  # the order ``companion --help`` lists
         add(sub)
     return parser
 
@@ -101,6 +101,14 @@ def _backup_parser(sub: Any) -> None:
                                        "settings) into a new folder, safely while it runs")
     bk.add_argument("dest", metavar="DEST", help="a new or empty folder")
     bk.add_argument("--data-dir", default=None, help=_DATA_DIR_HELP)
+
+
+def _restore_parser(sub: Any) -> None:
+    """``companion restore SRC``: the way back from ``companion backup``."""
+    rs = sub.add_parser("restore", help="replace the data folder with a backup (the "
+                                        "companion stopped; the replaced data is kept)")
+    rs.add_argument("src", metavar="SRC", help="a folder `companion backup` wrote")
+    rs.add_argument("--data-dir", default=None, help=_DATA_DIR_HELP)
 
 
 def _serve_parser(sub: Any) -> None:
@@ -326,6 +334,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _install_service(args)
         if args.command == "backup":
             return _backup(args)
+        if args.command == "restore":
+            return _restore(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -493,6 +503,23 @@ def _backup(args: argparse.Namespace) -> int:
         print(f"companion backup: {exc}", file=sys.stderr)
         return 1
     print(f"Copied {', '.join(copied) or 'nothing'} from {data_dir} to {args.dest}")
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    """``companion restore SRC``: what was restored and where the old data went, or one
+    line saying why nothing changed."""
+    from companion.config import resolve_data_dir
+    from companion.restore import restore
+
+    data_dir = resolve_data_dir(args.data_dir)
+    try:
+        done = restore(Path(args.src), data_dir)
+    except (ValueError, OSError) as exc:
+        print(f"companion restore: {exc}", file=sys.stderr)
+        return 1
+    kept = f"; the data it replaced is kept in {done.kept}" if done.kept else ""
+    print(f"Restored {', '.join(done.copied)} from {args.src} into {data_dir}{kept}")
     return 0
 
 

@@ -54,6 +54,8 @@ CREATE TABLE IF NOT EXISTS actions (
 CREATE INDEX IF NOT EXISTS actions_by_game ON actions(game_id, undone_at);
 """
 _GAME_COLUMNS = "id, game, players, options, started_at, ended_at, winners"
+#: Columns an open adds to a journal written before them (see _add_held_column).
+_ADDED_LATER = {"games": {"held"}}
 
 
 class StorageError(ActionError):
@@ -255,6 +257,26 @@ class _Transaction:
             self.db.execute("ROLLBACK")
         if isinstance(exc, sqlite3.Error):
             raise _storage_error(exc) from None
+
+
+def missing_schema(db: sqlite3.Connection) -> list[str]:
+    """The tables and columns of the journal's schema that `db` lacks ("games.players");
+    empty for a companion journal (one from before a column an open adds counts too)."""
+    model = sqlite3.connect(":memory:")
+    try:
+        model.executescript(_SCHEMA)
+        tables = [row[0] for row in model.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        wanted = {t: {row[1] for row in model.execute(f"PRAGMA table_info({t})")}
+                  for t in tables}
+    finally:
+        model.close()
+    missing = []
+    for table, columns in wanted.items():
+        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        needed = columns - _ADDED_LATER.get(table, set())
+        missing += [table] if not have else [f"{table}.{c}" for c in sorted(needed - have)]
+    return missing
 
 
 def _add_held_column(db: sqlite3.Connection) -> bool:

@@ -19,8 +19,10 @@ from companion.calibration import load_calibration
 from companion.cli import config_overrides
 from companion.config import Config, ConfigError, load_config, resolve_data_dir
 from companion.controls import Controls
+from companion.data_lock import Held, hold_shared
 from companion.indicators import Indicators
 from companion.journal import Journal
+from companion.restore import finish_restore
 from companion.session import Session
 
 log = logging.getLogger("companion")
@@ -45,7 +47,15 @@ def serve(args: argparse.Namespace) -> int:
     opened = _open_data(args, folder)
     if isinstance(opened, int):
         return opened
-    config, calibration, journal = opened
+    config, calibration, journal, held = opened
+    with held:
+        return _serve_folder(args, folder, config=config, calibration=calibration,
+                             journal=journal)
+
+
+def _serve_folder(args: argparse.Namespace, folder: Path, *, config: Config,
+                  calibration: Any, journal: Journal) -> int:
+    """Run on the opened data folder `folder` until Ctrl-C or SIGTERM; the exit status."""
     session = Session(journal)
     if args.demo:
         _start_demo_game(session)
@@ -78,13 +88,23 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _open_data(args: argparse.Namespace, folder: Path) -> tuple[Config, Any, Journal] | int:
-    """The settings, the dice calibration and the journal in ``folder``; or, after one line
-    on stderr, the exit status (2: a bad setting, 1: the data folder cannot be used)."""
+def _open_data(args: argparse.Namespace,
+               folder: Path) -> tuple[Config, Any, Journal, Held] | int:
+    """The settings, the dice calibration, the journal in ``folder`` and this server's
+    hold on it (a restore refuses while it is held); or, after one line on stderr, the
+    exit status (2: a bad setting, 1: the data folder cannot be used)."""
     if args.pin is not None and not args.pin.strip():
         print("companion serve: --pin is empty: give the host PIN, or leave --pin out to keep "
               "the one stored in the data folder", file=sys.stderr)
         return 2
+    try:  # before the settings are read: companion.toml may be in what it puts back
+        finished = finish_restore(folder)
+    except OSError as exc:
+        print(f"companion serve: cannot use the data folder {folder}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
+    if finished:
+        log.warning("%s", finished)
     try:
         config = load_config(folder, overrides=config_overrides(args),
                              base=DEMO_SETTINGS if args.demo else None)
@@ -93,14 +113,17 @@ def _open_data(args: argparse.Namespace, folder: Path) -> tuple[Config, Any, Jou
     except ConfigError as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
         return 2
+    held = Held(None)
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        held = hold_shared(folder)
         journal = Journal(folder)
     except OSError as exc:
+        held.close()
         print(f"companion serve: cannot use the data folder {folder}: {exc.strerror or exc}",
               file=sys.stderr)
         return 1
-    return config, calibration, journal
+    return config, calibration, journal, held
 
 
 def _check_address(host: str, port: int) -> None:

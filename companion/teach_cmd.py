@@ -7,7 +7,6 @@ folder of photos instead: :func:`companion.cards_cmd.learn_from_folder`.)
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -86,18 +85,14 @@ def learn_command(args: Any) -> int:
         print(f"Every card of {args.game} is taught in {folder}; "
               "use --all to show them again.")
         return 0
-    tried: list[str] = []
     try:
         # A replay camera gives its next recorded picture at each capture, without pacing.
         camera = (ReplayCamera(spec.path, fps=None) if spec.kind == "replay"
-                  else open_camera(spec, log=tried.append))
+                  else open_camera(spec, log=lambda line: None))  # its reasons come below
     except CameraError as exc:
         return _fail(prog, f"--camera {camera_spec}: {exc}", 2 if spec.kind == "replay" else 1)
     if isinstance(camera, NullCamera):  # auto found none: every capture would fail
-        # the log's "camera: skipped opencv:0 (no webcam at /dev/video0)" lines, shortened
-        skipped = [re.sub(r"^camera: skipped (\S+) \((.*)\)$", r"\1: \2", line)
-                   for line in tried if line.startswith("camera: skipped ")]
-        why = "; ".join(skipped)
+        why = "; ".join(f"{backend}: {reason}" for backend, reason in camera.skipped)
         return _fail(prog, "no camera found" + (f" ({why})" if why else "") + "; connect "
                            "one or name it with --camera, or teach from photos: --from DIR.", 1)
     with camera:

@@ -21,7 +21,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Callable, Protocol, Self, runtime_checkable
+from typing import Callable, Iterable, NamedTuple, Protocol, Self, runtime_checkable
 
 import numpy as np
 
@@ -69,12 +69,24 @@ class Camera(Protocol):
         self.close()
 
 
-class NullCamera(Camera):
-    """No camera at all: ``read()`` always returns None (like picamera2's ``Preview.NULL``)."""
+class Skipped(NamedTuple):
+    """A backend ``auto`` tried and passed over: its spec ("opencv:0") and why, one line."""
 
-    def __init__(self) -> None:
+    backend: str
+    reason: str
+
+
+class NullCamera(Camera):
+    """No camera at all: ``read()`` always returns None (like picamera2's ``Preview.NULL``).
+
+    ``skipped`` lists what ``auto`` tried before settling on none (empty for ``none``), so a
+    caller can say why without reading the log's wording.
+    """
+
+    def __init__(self, skipped: Iterable[Skipped] = ()) -> None:
         self.name = "none"
         self.closed = False
+        self.skipped: tuple[Skipped, ...] = tuple(skipped)
 
     def read(self) -> np.ndarray | None:
         """Return None: there is never a frame."""
@@ -152,7 +164,8 @@ def open_camera(
     """Open the camera a ``--camera`` value names.
 
     ``auto`` tries picamera2, then OpenCV device 0, and falls back to :class:`NullCamera`,
-    calling `log` with one line for each backend it skips. A replay camera is paced at
+    calling `log` with one line for each backend it skips; that NullCamera's ``skipped``
+    lists them too, as (backend, reason). A replay camera is paced at
     `replay_fps` frames per second and its ``read()`` waits for the next frame, like a real
     device. With ``probe=True`` it only runs :func:`check_camera_spec` and returns a
     :class:`NullCamera`.
@@ -187,11 +200,14 @@ def _open_picamera2(index: int) -> Camera:
 
 
 def _open_auto(log: Callable[[str], None]) -> Camera:
-    """Try picamera2, then OpenCV device 0; log one line per skipped backend."""
+    """Try picamera2, then OpenCV device 0; log one line per skipped backend. None found:
+    a NullCamera whose ``skipped`` says what was tried and why it was passed over."""
+    skipped = []
     for spec in (CameraSpec("picamera2"), CameraSpec("opencv", index=0)):
         try:
             return open_camera(spec, log=log)
         except CameraError as exc:
+            skipped.append(Skipped(str(spec), str(exc)))
             log(f"camera: skipped {spec} ({exc})")
     log("camera: no camera found; running without one")
-    return NullCamera()
+    return NullCamera(skipped)

@@ -525,3 +525,19 @@ def test_learning_live_without_any_camera_stops_at_once(tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.err.count("\n") == 1 and "no camera found" in captured.err
     assert "--from DIR" in captured.err and "Teaching" not in captured.out
+
+
+def test_learning_live_names_what_auto_skipped_from_the_camera_result(tmp_path, capsys,
+                                                                      monkeypatch):
+    # the reasons come from the NullCamera auto returned, not from its log lines' wording
+    import hardware.camera as camera
+
+    found_none = camera.NullCamera([camera.Skipped("picamera2", "not installed"),
+                                    camera.Skipped("opencv:0", "webcam busy (another program)")])
+    monkeypatch.setattr(camera, "open_camera", lambda spec, log: found_none)
+    assert main(["deck", "learn", "--game", "sorry-21", "--camera", "auto",
+                 "--data-dir", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert ("no camera found (picamera2: not installed; opencv:0: webcam busy (another "
+            "program)); connect one") in err

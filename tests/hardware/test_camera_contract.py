@@ -164,3 +164,21 @@ def test_opencv_camera_without_a_device_is_one_line(monkeypatch):
     monkeypatch.setattr(Path, "exists", lambda self: False)
     with pytest.raises(CameraError, match=r"^no webcam at /dev/video7$"):
         OpenCVCamera(7)
+
+
+def test_auto_finding_no_camera_says_what_it_skipped_in_its_result(monkeypatch):
+    # teach read the skipped backends back out of the log's wording with a regex
+    import hardware.camera as camera
+
+    def fail(index):
+        raise CameraError("picamera2 is not installed (no module named picamera2)")
+
+    monkeypatch.setattr(camera, "_open_picamera2", fail)
+    monkeypatch.setattr(Path, "exists", lambda self: False)  # no /dev/video0
+    cam = open_camera("auto", log=lambda line: None)
+    assert isinstance(cam, NullCamera)
+    assert cam.skipped == (
+        ("picamera2", "picamera2 is not installed (no module named picamera2)"),
+        ("opencv:0", "no webcam at /dev/video0"))
+    assert cam.skipped[1].backend == "opencv:0"
+    assert NullCamera().skipped == ()  # `none` skipped nothing

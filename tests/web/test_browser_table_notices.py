@@ -8,6 +8,7 @@ it is missing, except under CI.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from pathlib import Path
 from typing import Any, Iterator
@@ -70,25 +71,32 @@ class Table:
         return self.frame
 
 
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[Any]:
-    """(url, session): a companion with a camera that has taken one picture, on localhost."""
-    data = tmp_path / "data"
+@contextlib.contextmanager
+def camera_rig(data: Path, pin: str = PIN, **config: Any) -> Iterator[Any]:
+    """(url, session, app): a companion with a camera that has taken one picture, served
+    on localhost; `config` goes to the app (over quick keep-alives)."""
     session = Session(Journal(data))
     recognizer = Recognizer(Table().latest, session, link=DiceLink(session))
     recognizer.step()
-    app = create_app({"TESTING": True, "DATA_DIR": str(data), "PIN": PIN,
-                      "SSE_KEEPALIVE": 0.5, "SSE_POLL": 0.05}, session=session,
+    app = create_app({"TESTING": True, "DATA_DIR": str(data), "PIN": pin,
+                      "SSE_KEEPALIVE": 0.5, "SSE_POLL": 0.05, **config}, session=session,
                      camera=recognizer)
     server = make_server(app, "127.0.0.1", 0, threads=8)
     thread = threading.Thread(target=server.run, name="notices-server", daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.port}", session
+        yield f"http://127.0.0.1:{server.port}", session, app
     finally:
         server.close()
         thread.join(timeout=10)
         session.journal.close()
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[Any]:
+    """(url, session): a companion with a camera that has taken one picture, on localhost."""
+    with camera_rig(tmp_path / "data") as (url, session, _):
+        yield url, session
 
 
 @pytest.mark.parametrize("width, height", [(390, 844), (320, 640), (1366, 800)])

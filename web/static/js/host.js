@@ -255,10 +255,10 @@ document.getElementById("calibrate").addEventListener("click", async (event) => 
 });
 
 // The live picture streams only while its card is open (it costs the Pi nothing otherwise).
+// When the companion has no room for it (503), Preview retries (static/js/preview.js).
 document.getElementById("preview-card").addEventListener("toggle", (e) => {
-  const img = document.getElementById("preview");
-  if (e.target.open) img.src = "/api/camera/preview.mjpeg";
-  else img.removeAttribute("src");
+  if (e.target.open) Preview.open();
+  else Preview.close();
 });
 // The stream reopened: the companion is back, even when no new state comes with it (the
 // version did not change while it was away), so its "cannot be reached" banner goes.
@@ -267,8 +267,7 @@ addEventListener("companion:back", () => {
 });
 // A picture streaming when the companion went away stopped (black after a restart): reopen.
 addEventListener("companion:back", () => {
-  const img = document.getElementById("preview");
-  if (img.getAttribute("src")) img.src = "/api/camera/preview.mjpeg?again=" + Date.now();
+  if (Preview.isOpen()) Preview.open();
 });
 
 NewGame.init();

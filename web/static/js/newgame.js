@@ -129,15 +129,16 @@ const NewGame = {
   addPlayer(name) {
     const list = document.getElementById("player-list");
     const index = list.children.length + 1;
-    // no maxlength: it counts UTF-16 units (a family emoji is 11); the companion counts
-    // the 40 characters a person sees and says when a name is longer
+    // no maxlength: it counts UTF-16 units (a family emoji is 11); Names counts the 40
+    // characters a person sees, as the companion does (static/js/names.js)
     const input = h("input", {type: "text", value: name, placeholder: "Player " + index,
                               "aria-label": "Player " + index + " name", autocapitalize: "words", enterkeyhint: "next",
                               list: "known-names"});
     const row = h("li", {class: "player-row"}, input,
       h("button", {type: "button", class: "icon", "aria-label": "Move up", text: "↑", onclick: () => this.move(row, -1)}),
       h("button", {type: "button", class: "icon", "aria-label": "Move down", text: "↓", onclick: () => this.move(row, 1)}),
-      h("button", {type: "button", class: "icon danger", "aria-label": "Remove", text: "✕", onclick: () => { row.remove(); this.refreshButtons(); }}));
+      h("button", {type: "button", class: "icon danger", "aria-label": "Remove", text: "✕", onclick: () => { row.remove(); this.refreshButtons(); }}),
+      Names.watch(input));
     list.append(row);
     this.refreshButtons();
   },
