@@ -233,16 +233,20 @@ def countdown_calls(deadline: float) -> list[dict[str, Any]]:
     return [{"say": say, "at": deadline - 3 + i} for i, say in enumerate(CALLS)]
 
 
-def _count(number: str | None) -> str:
-    if number is None:
-        return "their chosen"
-    return "all their" if number == "all" else f"{number}"
+def _cards(number: str) -> str:
+    """"1 card", "2 cards": how many cards a number face asks for (not "all")."""
+    return f"{number} card" if number == "1" else f"{number} cards"
 
 
 def roll_text(roll: Roll, roller: str) -> str:
-    """What the table does for this roll, as a sentence (the milk rules included)."""
+    """What the table does for this roll, as a sentence (the milk rules included).
+
+    ``roll.number`` None is the Toss button (no dice entered): each player picks as many
+    cards as the number die shows. "All" is the whole hand (always 7 cards in this game).
+    """
     way = "left" if roll.action == "pass-left" else "right"
-    if roll.number == "milk":
+    number = roll.number
+    if number == "milk":
         if roll.action == "toss":
             return ("Milk toss: on Toss! whoever holds the milk tosses it in the middle; "
                     "everyone else grabs for it, and the grabber lets the tosser draw one "
@@ -252,15 +256,27 @@ def roll_text(roll: Roll, roller: str) -> str:
                     f"them draw one card blind (nothing happens if {roller} holds it).")
         return (f"Milk pass {way}: whoever holds the milk passes it {way}; the receiver "
                 f"first lets them draw one card blind.")
-    n = _count(roll.number)
-    cards = "cards" if roll.number != "1" else "card"
-    if roll.action == "swap":
-        return (f"Swap {n}: {roller} gives {n} {cards} to any one player and takes as many "
-                f"blind from them.")
+    call = "on \"One, two, three, Toss!\""
     if roll.action == "toss":
-        return (f"Toss {n}: everyone picks {n} {cards}; on \"One, two, three, Toss!\" toss "
-                f"them face up in the middle and grab as many back.")
-    return f"Pass {way} {n}: everyone passes {n} {cards} face down to the {way}."
+        if number is None:
+            return (f"Toss: everyone picks as many cards as the number die shows; {call} "
+                    f"toss them face up in the middle and grab as many back.")
+        if number == "all":
+            return (f"Toss all: {call} everyone tosses their whole hand face up in the "
+                    f"middle and grabs as many cards back.")
+        them = "it" if number == "1" else "them"
+        back = "one" if number == "1" else "as many"
+        return (f"Toss {number}: everyone picks {_cards(number)}; {call} toss {them} face "
+                f"up in the middle and grab {back} back.")
+    if roll.action == "swap":
+        if number == "all":
+            return f"Swap all: {roller} swaps whole hands with any one player."
+        return (f"Swap {number}: {roller} gives {_cards(number)} to any one player and takes "
+                f"as many blind from them.")
+    if number == "all":
+        return f"Pass {way} all: everyone passes their whole hand face down to the {way}."
+    return (f"Pass {way} {number}: everyone passes {_cards(number)} face down to the "
+            f"{way}.")
 
 
 def setup(cookies: tuple[str, ...], players: int, cards: Mapping[str, str]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from companion.errors import ActionError, IllegalAction, InvalidAction, NotNow
 from companion.games import find_game
 from companion.games import toss_your_cookies as game
+from companion.games import toss_your_cookies_rules as rules_module
 from tests.support import rules
 from tests.support.rules import T0, apply_action
 
@@ -117,8 +118,66 @@ def test_a_pass_or_swap_roll_is_shown_and_the_dice_go_left():
     v = game.public_state(state)
     assert (v["current"], v["phase"], v["last_roll"]["by"]) == (1, "roll", 0)
     state, events = act(state, roll("swap", "all"))
-    assert events[0].data["text"].startswith("Swap all their: Bob gives")
+    assert events[0].data["text"] == "Swap all: Bob swaps whole hands with any one player."
     assert game.public_state(state)["current"] == 2
+
+
+#: Every roll the dice (or the Toss button, number None) can make, and what the table is
+#: told: shown large on every phone and the TV, so it must read as English.
+ROLL_TEXTS = {
+    ("swap", "1"): "Swap 1: Ann gives 1 card to any one player and takes as many blind from "
+                   "them.",
+    ("swap", "2"): "Swap 2: Ann gives 2 cards to any one player and takes as many blind from "
+                   "them.",
+    ("swap", "3"): "Swap 3: Ann gives 3 cards to any one player and takes as many blind from "
+                   "them.",
+    ("swap", "all"): "Swap all: Ann swaps whole hands with any one player.",
+    ("pass-left", "1"): "Pass left 1: everyone passes 1 card face down to the left.",
+    ("pass-left", "2"): "Pass left 2: everyone passes 2 cards face down to the left.",
+    ("pass-left", "3"): "Pass left 3: everyone passes 3 cards face down to the left.",
+    ("pass-left", "all"): "Pass left all: everyone passes their whole hand face down to the "
+                          "left.",
+    ("pass-right", "1"): "Pass right 1: everyone passes 1 card face down to the right.",
+    ("pass-right", "2"): "Pass right 2: everyone passes 2 cards face down to the right.",
+    ("pass-right", "3"): "Pass right 3: everyone passes 3 cards face down to the right.",
+    ("pass-right", "all"): "Pass right all: everyone passes their whole hand face down to "
+                           "the right.",
+    ("toss", "1"): "Toss 1: everyone picks 1 card; on \"One, two, three, Toss!\" toss it face "
+                   "up in the middle and grab one back.",
+    ("toss", "2"): "Toss 2: everyone picks 2 cards; on \"One, two, three, Toss!\" toss them "
+                   "face up in the middle and grab as many back.",
+    ("toss", "3"): "Toss 3: everyone picks 3 cards; on \"One, two, three, Toss!\" toss them "
+                   "face up in the middle and grab as many back.",
+    ("toss", "all"): "Toss all: on \"One, two, three, Toss!\" everyone tosses their whole "
+                     "hand face up in the middle and grabs as many cards back.",
+    ("toss", None): "Toss: everyone picks as many cards as the number die shows; on \"One, "
+                    "two, three, Toss!\" toss them face up in the middle and grab as many "
+                    "back.",
+    ("swap", "milk"): "Milk swap: whoever holds the milk gives it to Ann, who first lets them "
+                      "draw one card blind (nothing happens if Ann holds it).",
+    ("pass-left", "milk"): "Milk pass left: whoever holds the milk passes it left; the "
+                           "receiver first lets them draw one card blind.",
+    ("pass-right", "milk"): "Milk pass right: whoever holds the milk passes it right; the "
+                            "receiver first lets them draw one card blind.",
+    ("toss", "milk"): "Milk toss: on Toss! whoever holds the milk tosses it in the middle; "
+                      "everyone else grabs for it, and the grabber lets the tosser draw one "
+                      "card blind. The tosser may not grab it.",
+}
+
+
+def test_the_roll_text_table_covers_every_face_of_both_dice():
+    faces = {(a, n) for a in rules_module.ACTION_FACES for n in rules_module.NUMBER_FACES}
+    assert set(ROLL_TEXTS) == faces | {("toss", None)}
+
+
+@pytest.mark.parametrize("faces, text", ROLL_TEXTS.items(), ids=[f"{a}-{n}" for a, n in ROLL_TEXTS])
+def test_every_roll_reads_as_english(faces, text):
+    # was "Toss all their: everyone picks all their cards", "Toss their chosen: ..."
+    action, number = faces
+    data = {"type": "toss"} if number is None else roll(action, number)
+    state, events = act(four(), data)
+    assert events[0].data["text"] == text
+    assert game.public_state(state)["last_roll"]["text"] == text
 
 
 @pytest.mark.parametrize("action, words", [
