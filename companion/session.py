@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping
 
 from companion.errors import ActionError, InvalidAction, NotNow
 from companion.games import find_game
-from companion.games.base import Event
+from companion.games.base import Event, check_fields
 from companion.journal import Journal
 
 RECENT = 12  # actions listed in the state for the undo list
@@ -118,6 +118,7 @@ class Session:
         with self._lock:
             module, state = self._require_game()
             check_version(data.get("version"), self._public["version"])
+            check_fields(data, module.ACTIONS)
             data = {k: v for k, v in data.items() if k not in ("at", "version")}
             prepare = getattr(module, "prepare", None)
             if prepare is not None:

@@ -61,6 +61,7 @@ def action_schema(module: ModuleType, action_type: str) -> dict[str, Any]:
         "properties": {"type": {"const": action_type}, **dict(doc.properties),
                        "version": _SEEN_VERSION},
         "required": ["type", *doc.required],
+        "additionalProperties": False,  # a misspelt field is refused (base.check_fields)
         "examples": [dict(doc.example)],
     }
 

@@ -241,6 +241,29 @@ def get_type(data: Any, known: Mapping[str, Any]) -> str:
     return kind
 
 
+#: Fields any action may carry besides its own: its type, the session's time stamp and the
+#: state version the sender saw (``companion/session.py``).
+COMMON_FIELDS = frozenset({"type", "at", "version"})
+
+
+def check_fields(data: Mapping[str, Any], known: Mapping[str, ActionDoc]) -> None:
+    """Raise InvalidAction naming the first field that ``data``'s action does not have.
+
+    A misspelt field ("acton") would otherwise be dropped without a word, and the action
+    taken as if it were not there. The fields an action has are its ``ActionDoc``
+    properties (what the OpenAPI description lists) and :data:`COMMON_FIELDS`. An unknown
+    or missing type is left for ``parse_action`` to name.
+    """
+    doc = known.get(data.get("type")) if isinstance(data.get("type"), str) else None
+    if doc is None:
+        return
+    unknown = sorted(str(k) for k in set(data) - set(doc.properties) - COMMON_FIELDS)
+    if unknown:
+        fields = ", ".join(f"'{f}'" for f in sorted(doc.properties)) or "none"
+        raise InvalidAction(f"A {data['type']!r} action has no field {unknown[0]!r} "
+                            f"(its fields: {fields}).")
+
+
 # -- score corrections: the same "correct" action in every game ----------------------
 
 #: The ``correct`` action every game accepts (its ACTIONS entry).

@@ -124,8 +124,15 @@ def _cookie_id(said: str) -> str:
 
 
 def parse_roll(data: Mapping[str, Any], at: float) -> Roll:
-    """A roll dict with both faces (``number`` 1-3 as integer or text, "all", "milk")."""
+    """A roll dict with both faces (``number`` 1-3 as integer or text, "all", "milk").
+
+    :raises InvalidAction: a face missing (half a roll) or not on its die.
+    """
     action, number = data.get("action"), data.get("number")
+    if (action is None) != (number is None):
+        die = "action" if action is None else "number"
+        raise InvalidAction(f"Enter both dice: the {die} die is missing (leave both out "
+                            f"for a virtual roll).")
     if action not in ACTION_FACES:
         said = "nothing ('action' is empty)" if action is None else repr(action)
         raise InvalidAction(f"The action die shows {', '.join(ACTION_FACES)}, not {said}.")

@@ -266,7 +266,7 @@ def test_roll_faces_are_read_as_numbers_or_words():
     assert game.parse_action(roll("toss", "2")) == game.parse_action(roll("toss", 2))
     for bad in ({"action": "jump", "number": 1}, {"action": "toss", "number": 4},
                 {"action": "toss", "number": True}, {"action": "swap"}):
-        with pytest.raises(InvalidAction, match="die shows"):
+        with pytest.raises(InvalidAction, match="die shows|die is missing"):
             game.parse_action({"type": "roll", "at": T0, **bad})
 
 
@@ -289,9 +289,25 @@ def test_prepare_fills_a_virtual_roll_from_the_given_random_source():
 def test_prepare_keeps_given_faces_and_other_actions():
     typed = game.prepare(four(), roll("swap", 1), random.Random(0))
     assert typed == roll("swap", 1)
-    half = game.prepare(four(), {"type": "roll", "action": "toss"}, random.Random(0))
-    assert half["action"] == "toss" and half["number"] in ("1", "2", "3", "all", "milk")
     assert game.prepare(four(), {"type": "skip"}, random.Random(0)) == {"type": "skip"}
+
+
+@pytest.mark.parametrize("half, missing", [({"action": "swap"}, "number"),
+                                           ({"number": 2}, "action")])
+def test_half_a_roll_is_refused_not_filled_in(half, missing):
+    # {"type": "roll", "action": "swap"} became a virtual "Milk swap" (session 13)
+    data = {"type": "roll", **half}
+    prepared = game.prepare(four(), data, random.Random(0))
+    assert prepared == data, "no face invented"
+    refused(four(), prepared, InvalidAction,
+            f"Enter both dice: the {missing} die is missing \\(leave both out")
+
+
+def test_a_roll_marked_virtual_rolls_the_faces_left_out():
+    data = {"type": "roll", "action": "toss", "virtual": True}
+    prepared = game.prepare(four(), data, random.Random(0))
+    assert prepared["action"] == "toss" and prepared["virtual"] is True
+    assert prepared["number"] in ("1", "2", "3", "all", "milk")
 
 
 # -- Snickerdoodle and rounds ------------------------------------------------------------
