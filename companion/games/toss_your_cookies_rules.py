@@ -218,6 +218,8 @@ def check_timer(timer: timers.Timer | None, phase: str, action: TimerAction) -> 
         raise NotNow("No Toss is on; roll the dice (or press Toss).")
     if kind == "skip":
         if action.phase not in (None, phase):  # a tap on a page that had not seen the change
+            if SKIP_PHASES.index(action.phase) > SKIP_PHASES.index(phase):
+                raise NotNow(f"The {action.phase} has not started yet: the {phase} is on.")
             raise NotNow(f"The {action.phase} is already over: the {phase} is on.")
         return
     if timer is None:

@@ -244,6 +244,14 @@ def test_a_skip_meant_for_the_countdown_does_not_end_the_scramble():
     assert game.public_state(state)["phase"] == "roll"
 
 
+def test_a_skip_meant_for_the_scramble_during_the_countdown_says_it_has_not_started():
+    # it said "The scramble is already over" (session 13)
+    state = play(four(), roll("toss", 2))
+    refused(state, {"type": "skip", "phase": "scramble", "at": T0 + 1}, NotNow,
+            "^The scramble has not started yet: the countdown is on.$")
+    assert game.public_state(state)["phase"] == "countdown"
+
+
 def test_without_a_scramble_timer_the_scramble_waits_for_skip():
     state = play(four(scramble_seconds=0), roll("toss", 2), {"type": "timeout", "at": T0 + 5})
     assert game.public_state(state)["phase"] == "scramble" and game.deadline(state) is None
