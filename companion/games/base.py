@@ -23,7 +23,9 @@ Time and randomness come from outside: the session stamps every action dict with
 ``"at"`` (seconds since the epoch, float) before ``parse_action``, so replaying the
 journal gives the same state. A game that needs random faces defines
 ``prepare(state, data, rng) -> dict``, which the session calls before journaling so
-the faces are stored in the action.
+the faces are stored in the action. A game with timers may define
+``hold(state, at) -> State``: the state whose timer's end an undo took back, shown run
+out at ``at`` instead of running past its deadline (``companion/session.py``, ``_hold``).
 """
 
 from __future__ import annotations

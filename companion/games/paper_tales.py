@@ -340,6 +340,21 @@ def deadline(state: State) -> float | None:
     return state.timer.deadline
 
 
+def hold(state: State, at: float) -> State:
+    """The state with its phase timer run out at ``at`` and left there: time's up.
+
+    The session calls it after an undo takes back a timer's end (with ``auto_advance``,
+    the phase that ended comes back): the replayed timer still runs, past its deadline.
+    Held, it shows what a timeout without ``auto_advance`` shows, stopped at 0 with
+    ``times_up``, and the table moves on with ``next`` or ``add_time``. Every action
+    accepted here gives the same state as on the running timer (``start``, ``pause`` and
+    ``timeout`` are refused here), so replaying the journal, which holds no hold, agrees.
+    """
+    if state.over or not state.timer.running:
+        return state
+    return replace(state, timer=timers.skip(state.timer, at), times_up=True)
+
+
 def pass_direction(turn: int) -> str:
     """Recruitment passes left on turns 1 and 3, right on turns 2 and 4."""
     return "left" if turn % 2 == 1 else "right"
@@ -398,5 +413,5 @@ def _with(values: tuple[bool, ...], index: int, value: bool) -> tuple[bool, ...]
 
 
 __all__ = ["ID", "NAME", "OPTIONS", "OPTION_HINTS", "ACTIONS", "BUTTONS", "CARDS", "State",
-           "new_game", "parse_action", "check", "apply", "deadline", "winners", "public_state",
-           "pass_direction"]
+           "new_game", "parse_action", "check", "apply", "deadline", "hold", "winners",
+           "public_state", "pass_direction"]

@@ -1,0 +1,51 @@
+"""Headless Chromium on session 13's rules review: Paper Tales after an undo across a
+phase timer's end, its untimed phases, and the host's Recent list naming players.
+
+Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
+under CI.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.web.test_browser_review import open_host, open_page, snap
+
+pytestmark = pytest.mark.browser
+
+
+def run_out(live_server: Any) -> dict:
+    """Wait for the running timer's deadline, then tick the session as the server's timer
+    loop does (``companion serve`` runs it; the test app does not); the new state."""
+    session = live_server.app.extensions["companion"].session
+    end = time.monotonic() + 10
+    while session.tick() is None and time.monotonic() < end:
+        time.sleep(0.05)
+    return session.state()
+
+
+def test_undo_after_a_phase_ran_out_shows_times_up_not_a_running_zero(browser, live_server):
+    # auto_advance: start, the minute runs out, undo: the phone showed a red "0 left" and
+    # the host a Pause button, the timer "running" with its deadline in the past
+    assert live_server.request("POST", "/api/games", {
+        "game": "paper-tales", "players": ["Ann", "Ben", "Cy"],
+        "options": {"auto_advance": True, "phase_seconds": {"recruitment": 0.5}}})[0] == 201
+    assert live_server.request("POST", "/api/actions", {"type": "start"})[0] == 200
+    assert run_out(live_server)["phase"] == "deployment"
+    status, undone = live_server.request("POST", "/api/undo")
+    assert status == 200 and undone["phase"] == "recruitment"
+    phone = open_page(browser, live_server.url + "/")
+    phone.wait_for_selector(f'#board[data-version="{undone["version"]}"] #phase-name')
+    snap(phone, "review13-undo-timesup-phone")
+    box = phone.locator(".countdown-box")
+    assert "Time's up!" in box.inner_text() and "left" not in box.inner_text()
+    host = open_host(browser, live_server)
+    host.wait_for_selector(f'body[data-version="{undone["version"]}"] #timer-toggle')
+    snap(host, "review13-undo-timesup-host")
+    assert host.inner_text("#timer-toggle") == "Resume"
+    assert host.is_disabled("#timer-toggle"), "nothing left to resume"
+    assert host.is_enabled("#add-time") and host.is_enabled("#next-phase")
+    assert not phone.js_errors and not host.js_errors
