@@ -49,3 +49,25 @@ def test_undo_after_a_phase_ran_out_shows_times_up_not_a_running_zero(browser, l
     assert host.is_disabled("#timer-toggle"), "nothing left to resume"
     assert host.is_enabled("#add-time") and host.is_enabled("#next-phase")
     assert not phone.js_errors and not host.js_errors
+
+
+@pytest.mark.parametrize("view, size", [("/", (390, 844)), ("/tv", (1920, 1080))])
+def test_an_untimed_phase_shows_no_timer_and_no_bar(browser, live_server, view, size):
+    # the Wars (untimed by default) showed a big grey dash above "no timer"
+    assert live_server.request("POST", "/api/games", {
+        "game": "paper-tales", "players": ["Ann", "Ben", "Cy"]})[0] == 201
+    for phase in ("recruitment", "deployment"):
+        assert live_server.request("POST", "/api/actions", {"type": "next", "phase": phase})[0] == 200
+    state = live_server.request("GET", "/api/state")[1]
+    assert (state["phase"], state["timer"]) == ("wars", None)
+    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page.goto(live_server.url + view)
+    page.wait_for_selector(f'[data-version="{state["version"]}"] .countdown-box')
+    snap(page, f"review13-untimed-{'tv' if view == '/tv' else 'phone'}")
+    box = page.locator(".countdown-box")
+    assert box.locator(".clock").count() == 0
+    assert box.inner_text().strip() == "no timer"
+    assert not page.js_errors
+    page.context.close()
