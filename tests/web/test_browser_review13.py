@@ -71,3 +71,45 @@ def test_an_untimed_phase_shows_no_timer_and_no_bar(browser, live_server, view, 
     assert box.inner_text().strip() == "no timer"
     assert not page.js_errors
     page.context.close()
+
+
+#: Per game: actions naming players by name (any case) and by seat, and the Recent lines
+#: the host page must show for them, newest first.
+RECENT = {
+    "paper-tales": (
+        [{"type": "gold", "player": "ann", "amount": 2}, {"type": "next", "phase": "recruitment"},
+         {"type": "deploy", "player": "Ben", "front": ["knight"], "back": []},
+         {"type": "lp", "player": 2, "amount": 1},
+         {"type": "correct", "player": "Cy", "delta": 5, "reason": "found"}],
+        ["Correction: Cy +5 (found)", "+1 LP for Cy", "Ben deploys Knight", "Next phase",
+         "+2 Gold for Ann"]),
+    "toss-your-cookies": (
+        [{"type": "correct", "player": 1, "delta": 1, "reason": "last night"},
+         {"type": "claim", "player": "cy"}, {"type": "snickerdoodle", "player": "Cy"}],
+        ["Snickerdoodle! Cy", "Snickerdoodle? Cy shows the hand",
+         "Correction: Ben +1 (last night)"]),
+    "paper-toss": (
+        [{"type": "leave", "player": 2}, {"type": "toss"},
+         {"type": "hazard", "player": 1, "card": "dog"}, {"type": "counter", "card": "food"},
+         {"type": "bully", "target": "ann"}],
+        ["Bully on Ann", "Counter: Food (Dog)", "Hazard: Ben plays Dog", "Ann tosses",
+         "Cy leaves the table"]),
+}
+
+
+@pytest.mark.parametrize("game", sorted(RECENT))
+def test_the_recent_list_names_players_given_by_name_or_by_seat(browser, live_server, game):
+    # "seat Ann1 deploys Knight", "Correction: seat Ben1 +5", "seat Cy1", "Hazard: 1 plays Dog"
+    actions, expected = RECENT[game]
+    assert live_server.request("POST", "/api/games", {
+        "game": game, "players": ["Ann", "Ben", "Cy"]})[0] == 201
+    for action in actions:
+        status, state = live_server.request("POST", "/api/actions", action)
+        assert status == 200, state
+    host = open_host(browser, live_server)
+    host.wait_for_selector(f'body[data-version="{state["version"]}"] #recent li')
+    snap(host, f"review13-recent-{game}")
+    lines = host.locator("#recent .recent-what").all_inner_texts()
+    assert lines == expected
+    assert not host.js_errors
+    host.context.close()

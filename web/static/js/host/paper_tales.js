@@ -9,7 +9,6 @@
   const title = (w) => w.charAt(0).toUpperCase() + w.slice(1);
   /** A Unit's name from its id: "cave-spirit" -> "Cave Spirit", "relic-of-wisdom" -> "Relic of Wisdom". */
   const unitName = (id) => id.split("-").map((w) => (w === "of" ? w : title(w))).join(" ");
-  const seatName = (seat) => (Host.state && Host.state.players[seat] ? Host.state.players[seat].name : "seat " + (seat + 1));
 
   function render(state, send) {
     const root = h("div", {class: "tales-host"});
@@ -95,13 +94,13 @@
   }
 
   function describe(a) {
-    if (a.type === "gold" || a.type === "lp") return (a.amount > 0 ? "+" : "") + a.amount + " " + (a.type === "lp" ? "LP" : "Gold") + " for " + seatName(a.player);
-    if (a.type === "build") return seatName(a.player) + " builds " + title(a.building) + " level " + (a.level || 1);
-    if (a.type === "deploy") return seatName(a.player) + " deploys " + ([...(a.front || []), ...(a.back || [])].map(unitName).join(", ") || "nothing");
+    if (a.type === "gold" || a.type === "lp") return (a.amount > 0 ? "+" : "") + a.amount + " " + (a.type === "lp" ? "LP" : "Gold") + " for " + playerName(a.player);
+    if (a.type === "build") return playerName(a.player) + " builds " + title(a.building) + " level " + (a.level || 1);
+    if (a.type === "deploy") return playerName(a.player) + " deploys " + ([...(a.front || []), ...(a.back || [])].map(unitName).join(", ") || "nothing");
     if (a.type === "next") return "Next phase";
-    if (a.type === "wars") return a.strengths ? "Wars scored: " + a.strengths.map((s, seat) => seatName(seat) + " " + s).join(", ")
+    if (a.type === "wars") return a.strengths ? "Wars scored: " + a.strengths.map((s, seat) => playerName(seat) + " " + s).join(", ")
                                               : "Wars scored from the realms";
-    if (a.type === "tally") return "Final tally: " + (a.building_lp || []).map((lp, seat) => seatName(seat) + " +" + lp + " LP").join(", ");
+    if (a.type === "tally") return "Final tally: " + (a.building_lp || []).map((lp, seat) => playerName(seat) + " +" + lp + " LP").join(", ");
     return describeAction(a);
   }
 
