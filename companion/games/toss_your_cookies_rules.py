@@ -164,8 +164,16 @@ def parse_claim(data: Mapping[str, Any], cards: Mapping[str, str]) -> Claim:
 def check_deck(hand: tuple[str, ...], cookies: tuple[str, ...], players: int) -> Counter[str]:
     """The hand's card counts, once every card is one this game's deck has enough of.
 
-    :raises IllegalAction: a card not in this game's deck, or more copies than it has.
+    A hand is never more than 7 cards: 7 are dealt, and every roll keeps it at 7 (swaps
+    and passes give as many as they take, a toss ends with everyone back at 7, a milk
+    move trades the milk for a card drawn). Fewer may be shown: the cards that win are
+    enough (the camera may not see a card that does not matter).
+
+    :raises IllegalAction: more than 7 cards, a card not in this game's deck, or more
+        copies than it has.
     """
+    if len(hand) > HAND:
+        raise IllegalAction(f"A hand holds {HAND} cards, not {len(hand)}.")
     counts = Counter(hand)
     limits = {**{c: SET_SIZE for c in cookies}, "wild": WILD[players],
               "half-eaten": HALF_EATEN[players], "milk": 1}

@@ -278,6 +278,17 @@ def test_roll_faces_are_read_as_numbers_or_words():
             game.parse_action({"type": "roll", "at": T0, **bad})
 
 
+def test_a_claimed_hand_of_more_than_seven_cards_is_refused():
+    # 13 cards were accepted (session 13): every roll keeps a hand at the 7 dealt
+    thirteen = ["chocolate-chip"] * 6 + ["wild"] * 2 + ["half-eaten", "milk"] + ["fortune"] * 3
+    refused(four(), claim(2, thirteen), IllegalAction, "^A hand holds 7 cards, not 13.$")
+    refused(four(), claim(2, WIN + ["fortune"]), IllegalAction, "not 8")
+    state, _ = act(four(), claim(2, WIN))  # the 7 dealt
+    assert state.wins[2] == 1
+    state, _ = act(four(), claim(2, WIN[:-1]))  # fewer shown: the cards that win are enough
+    assert state.wins[2] == 1
+
+
 # -- the virtual roll --------------------------------------------------------------------
 
 def test_prepare_fills_a_virtual_roll_from_the_given_random_source():
@@ -334,7 +345,7 @@ def test_five_of_one_cookie_with_wilds_and_the_milk_wins_the_round():
     (["chocolate-chip"] * 3 + ["wild", "milk"], IllegalAction, "at most 4 of one cookie"),
     (["chocolate-chip"] * 2 + ["wild"] * 3 + ["milk"], IllegalAction, "2 wild cards, not 3"),
     (["fudge-swirl"] * 5 + ["milk"], IllegalAction, "Fudge Swirl Cookie cards are not"),
-    (["iced-sugar"] * 7 + ["milk"], IllegalAction, "6 Iced Sugar Cookie cards, not 7"),
+    (["iced-sugar"] * 7, IllegalAction, "6 Iced Sugar Cookie cards, not 7"),
     (["milk", "milk"] + ["fortune"] * 5, IllegalAction, "1 milk card, not 2"),
     (["cake"], InvalidAction, "no card 'cake'"),
 ])
