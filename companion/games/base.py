@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, TypeVar, Union
+from typing import Any, Mapping, Sequence, TypeVar, Union
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
 from companion.graphemes import graphemes
@@ -172,10 +172,10 @@ def seat_of(players: tuple[str, ...], ref: PlayerRef) -> int:
         if name.casefold() == ref.casefold():
             return seat
     raise IllegalAction(f"Nobody at this table is called {ref!r}; the players are "
-                        f"{_listed(players)}.")
+                        f"{listed(players)}.")
 
 
-def _listed(names: tuple[str, ...]) -> str:
+def listed(names: Sequence[str]) -> str:
     """ "Ann, Bob and Cy": names as a sentence says them."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 

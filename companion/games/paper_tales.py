@@ -107,8 +107,9 @@ ACTIONS: dict[str, ActionDoc] = {
         "or upgrade one from level 1 to 2.",
         {"player": PLAYER, "building": {"type": "string", "enum": list(ledger.BUILDINGS)},
          "level": {"type": "integer", "enum": [1, 2]},
-         "resource_gold": {"type": "integer", "minimum": 0,
-                           "description": "Gold paid instead of Resources (Temple only)"}},
+         "resource_gold": {"type": "integer", "enum": [0, 2, 3],
+                           "description": "Gold paid instead of Resources (Temple only: "
+                                          "2 at level 1, 3 at level 2)"}},
         {"type": "build", "player": 0, "building": "mine", "level": 1},
         required=("player", "building")),
     "gold": ActionDoc("Add (or take, if negative) Gold: abilities, corrections.",
@@ -313,8 +314,10 @@ def _advance(state: State, at: float) -> tuple[State, list[Event]]:
         state = replace(state, turn=turn, phase=END, timer=timers.new_timer(0), times_up=False)
         return state, events + [Event("tally", {"turn": turn})]
     if PHASES[phase] == "income":
-        state = replace(state, realms=tuple(replace(r, gold=r.gold + 2) for r in state.realms))
-        events.append(Event("income", {"gold": 2}))
+        temples = [p for p, r in zip(state.players, state.realms) if ledger.income(r) > 2]
+        state = replace(state, realms=tuple(replace(r, gold=r.gold + ledger.income(r))
+                                            for r in state.realms))
+        events.append(Event("income", {"gold": 2, "temple": temples}))
     timer = timers.new_timer(state.phase_seconds[phase])
     if timer.duration > 0:
         timer = timers.start(timer, at)

@@ -20,6 +20,11 @@ BUILDINGS = ("town", "tavern", "mine", "temple", "barracks")
 BACK_SPOTS = 2
 LP_PER_WAR = 3
 LAND_COST = 2  # Gold per Building already owned
+#: Temple level -> the Gold it may be paid with instead of its Resources (level 1: a
+#: Crystal or 2 Gold; level 2: 2 Crystal or 3 Gold; ``paper-tales-units.md``).
+TEMPLE_GOLD = {1: 2, 2: 3}
+#: A level-1 Temple's effect: +2 Gold at Income (level 2 gives LP at War instead).
+TEMPLE_INCOME = 2
 
 
 @dataclass(frozen=True)
@@ -235,6 +240,11 @@ def _check_build(action: Build, realm: Realm, who: str) -> None:
     name = action.building.capitalize()
     if action.resource_gold and action.building != "temple":
         raise IllegalAction("Only the Temple can be paid in Gold instead of Resources.")
+    gold = TEMPLE_GOLD[action.level]
+    if action.resource_gold not in (0, gold):
+        crystal = "a Crystal" if action.level == 1 else "2 Crystal"
+        raise IllegalAction(f"A level-{action.level} Temple takes {crystal} or {gold} Gold, "
+                            f"not {action.resource_gold} Gold.")
     if level == 2:
         raise IllegalAction(f"{who}'s {name} is already at level 2.")
     if level == 1 and action.level == 1:
@@ -242,6 +252,11 @@ def _check_build(action: Build, realm: Realm, who: str) -> None:
     cost = build_cost(realm, action)
     if cost > realm.gold:
         raise IllegalAction(f"{who} has {realm.gold} Gold; that costs {cost}.")
+
+
+def income(realm: Realm) -> int:
+    """Gold a realm gains on entering Income: 2, and 2 more with a level-1 Temple."""
+    return 2 + (TEMPLE_INCOME if realm.buildings[BUILDINGS.index("temple")] == 1 else 0)
 
 
 def build_cost(realm: Realm, action: Build) -> int:

@@ -113,6 +113,40 @@ def test_income_gives_everyone_two_gold():
     assert [p["gold"] for p in view(state)["players"]] == [5, 5, 5]
 
 
+def test_a_level_one_temple_gives_two_more_gold_at_income_and_is_named():
+    # the Temple's +2 income was never added nor named (session 13; units digest)
+    state = play(go_to(three(), "construction"), {"type": "gold", "player": 0, "amount": 1},
+                 {"type": "gold", "player": 2, "amount": 1},
+                 {"type": "build", "player": 0, "building": "temple", "resource_gold": 2},
+                 {"type": "build", "player": 2, "building": "temple"})  # with a Crystal
+    state, events = act(go_to(state, "wars", turn=2), NEXT)
+    assert [p["gold"] for p in view(state)["players"]] == [4 + 4, 5 + 2, 6 + 4]
+    assert events[-2].data == {"gold": 2, "temple": ["Ann", "Cy"]}
+    assert view(state)["reminders"] == [
+        "Everyone gained 2 Gold; add Income abilities as Gold entries.",
+        "Ann's and Cy's Temples gave 2 more each."]
+    state = play(go_to(play(state, {"type": "gold", "player": 0, "amount": 2}),
+                       "construction", turn=2),
+                 {"type": "build", "player": 0, "building": "temple", "level": 2,
+                  "resource_gold": 3})
+    state = go_to(state, "income", turn=3)
+    assert [p["gold"] for p in view(state)["players"]] == [8 + 2 - 3 + 2, 7 + 2, 10 + 4]
+    assert view(state)["reminders"][1] == "Cy's Temple gave 2 more."
+
+
+@pytest.mark.parametrize("level, gold, match", [
+    (1, 3, "A level-1 Temple takes a Crystal or 2 Gold, not 3 Gold."),
+    (1, 10, "A level-1 Temple takes a Crystal or 2 Gold, not 10 Gold."),
+    (2, 2, "A level-2 Temple takes 2 Crystal or 3 Gold, not 2 Gold."),
+])
+def test_the_temple_is_paid_with_two_gold_at_level_one_and_three_at_level_two(level, gold,
+                                                                              match):
+    # 0 to 10 Gold were taken (session 13)
+    state = play(go_to(three(), "construction"), {"type": "gold", "player": 0, "amount": 10})
+    refused(state, {"type": "build", "player": 0, "building": "temple", "level": level,
+                    "resource_gold": gold}, IllegalAction, f"^{match}$")
+
+
 def test_history_records_lp_after_each_turn():
     state = play(go_to(three(), "income"), {"type": "lp", "player": 1, "amount": 4})
     state = go_to(state, "recruitment", turn=2)
