@@ -18,6 +18,7 @@ Actions (JSON; the session adds ``"at"``)::
     {"type": "add_time", "seconds": 30}
     {"type": "next"} {"type": "timeout"}
     {"type": "deploy", "player": 0, "front": ["knight"], "back": ["archer"]}
+    {"type": "deploy", "player": 0, "front": ["knight"], "discard": ["knight"]}  (a fresh one)
     {"type": "wars", "strengths": [5, ["knight", "archer"], null]}
     {"type": "build", "player": 0, "building": "mine", "level": 1}
     {"type": "gold", "player": 0, "amount": 2} {"type": "lp", "player": 0, "amount": -3}
@@ -92,8 +93,10 @@ ACTIONS: dict[str, ActionDoc] = {
     "timeout": ActionDoc("Sent by the session when the phase timer runs out.",
                          {}, {"type": "timeout"}),
     "deploy": ActionDoc(
-        "A player's realm after Deployment, Units by id; new Units are paid for.",
-        {"player": PLAYER, "front": _UNIT_LIST, "back": _UNIT_LIST},
+        "A player's realm after Deployment, Units by id; new Units are paid for. Units in "
+        "play keep their Age token; `discard` the ones discarded first (aged copies go "
+        "first), so a fresh copy of the same Unit is new.",
+        {"player": PLAYER, "front": _UNIT_LIST, "back": _UNIT_LIST, "discard": _UNIT_LIST},
         {"type": "deploy", "player": 0, "front": ["knight"], "back": ["archer"]},
         required=("player",)),
     "wars": ActionDoc(

@@ -205,6 +205,32 @@ def test_a_kept_copy_keeps_its_age_and_the_younger_copy_stays():
     assert view(state)["players"][0]["front"][0]["aged"] is True, "the old one died"
 
 
+def test_an_aged_unit_swapped_for_a_fresh_copy_is_paid_for_and_unaged():
+    # matched by id, the fresh Knight kept the aged one's token and cost nothing (session 13)
+    state = play(go_to(three(), "deployment"), deploy(0, ["knight", "veteran"]))
+    state = go_to(state, "deployment", turn=2)
+    assert [u["aged"] for u in view(state)["players"][0]["front"]] == [True, True]
+    state, events = act(state, {**deploy(0, ["knight", "veteran"]), "discard": ["knight"]})
+    p = view(state)["players"][0]
+    assert [(u["unit"], u["aged"]) for u in p["front"]] == [("knight", False),
+                                                             ("veteran", True)]
+    assert events[0].data["cost"] == 1 and p["gold"] == 2 + 2 - 1
+    state = go_to(state, "deployment", turn=3)
+    assert [u["unit"] for u in view(state)["players"][0]["front"]] == ["knight"], \
+        "the fresh Knight lives through the Aging the old one died in"
+
+
+def test_only_units_in_play_can_be_discarded():
+    state = play(go_to(three(), "deployment"), deploy(0, ["knight", "knight"]))
+    state = go_to(state, "deployment", turn=2)
+    refused(state, {**deploy(0, ["knight"]), "discard": ["cook"]}, IllegalAction,
+            "^Ann has no Cook in play to discard.$")
+    refused(state, {**deploy(0, ["knight"]), "discard": ["knight"] * 3}, IllegalAction,
+            "^Ann has 2 Knight in play, not 3 to discard.$")
+    state = play(state, {**deploy(0, ["knight", "knight"]), "discard": ["knight"] * 2})
+    assert view(state)["players"][0]["gold"] == 3 - 2 + 2 - 2, "two fresh Knights paid for"
+
+
 def test_land_cost_is_two_gold_per_building_owned_and_upgrades_skip_it():
     state = play(go_to(three(), "construction"), {"type": "gold", "player": 0, "amount": 5})
     state = play(state, {"type": "build", "player": 0, "building": "mine"})
