@@ -113,3 +113,53 @@ def test_the_recent_list_names_players_given_by_name_or_by_seat(browser, live_se
     assert lines == expected
     assert not host.js_errors
     host.context.close()
+
+
+def test_the_host_records_a_fresh_copy_of_an_aged_unit_and_a_temple_paid_in_gold(
+        browser, live_server):
+    # neither could be entered from the host page (session 13)
+    def act(*actions: dict) -> dict:
+        for action in actions:
+            status, state = live_server.request("POST", "/api/actions", action)
+            assert status == 200, state
+        return state
+
+    def next_to(phase: str, turn: int) -> dict:
+        state = live_server.request("GET", "/api/state")[1]
+        while (state["phase"], state["turn"]) != (phase, turn):
+            state = act({"type": "next"})
+        return state
+
+    assert live_server.request("POST", "/api/games", {
+        "game": "paper-tales", "players": ["Ann", "Ben", "Cy"]})[0] == 201
+    next_to("deployment", 1)
+    act({"type": "deploy", "player": 0, "front": ["knight"], "back": []})
+    state = next_to("deployment", 2)
+    host = open_host(browser, live_server)
+    host.wait_for_selector(f'body[data-version="{state["version"]}"] .touch-section')
+    section = host.locator(".touch-section", has=host.locator("h3", has_text="Deployment"))
+    section.locator(".choice", has_text="Ann").click()
+    host.click("#fresh-copy summary")
+    host.locator("#fresh-copy .choice", has_text="Knight (aged)").click()
+    snap(host, "review13-fresh-copy-host")
+    host.click("#deploy")
+    host.wait_for_selector(f'body[data-version="{state["version"] + 1}"]')
+    ann = live_server.request("GET", "/api/state")[1]["players"][0]
+    assert [(u["unit"], u["aged"]) for u in ann["front"]] == [("knight", False)]
+    assert ann["gold"] == 3 - 1 + 2 - 1
+    assert host.locator("#recent .recent-what").first.inner_text() == \
+        "Ann deploys Knight (fresh Knight)"
+    state = next_to("construction", 2)
+    host.wait_for_selector(f'body[data-version="{state["version"]}"] .touch-section')
+    section = host.locator(".touch-section", has=host.locator("h3", has_text="Construction"))
+    section.locator(".choice", has_text="Ann").click()
+    section.locator(".choice", has_text="Temple: 2 Gold").click()
+    section.locator('.choice[data-value=\'"temple"\']').click()
+    host.wait_for_selector(f'body[data-version="{state["version"] + 1}"]')
+    snap(host, "review13-temple-gold-host")
+    ann = live_server.request("GET", "/api/state")[1]["players"][0]
+    assert ann["buildings"]["temple"] == 1 and ann["gold"] == 3 + 2 - 2
+    assert host.locator("#recent .recent-what").first.inner_text() == \
+        "Ann builds Temple level 1 (2 Gold for its Crystal)"
+    assert not host.js_errors
+    host.context.close()
