@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any, Callable, Mapping
 
 from companion.errors import ActionError, InvalidAction, NotNow
-from companion.games import find_game
+from companion.games import find_game, table_actions
 from companion.games.base import Event, check_fields
 from companion.journal import Journal
 
@@ -118,7 +118,7 @@ class Session:
         with self._lock:
             module, state = self._require_game()
             check_version(data.get("version"), self._public["version"])
-            check_fields(data, module.ACTIONS)
+            check_fields(data, table_actions.actions(module))
             data = {k: v for k, v in data.items() if k not in ("at", "version")}
             prepare = getattr(module, "prepare", None)
             if prepare is not None:
@@ -218,9 +218,9 @@ class Session:
         return self._module, self._state
 
     def _commit(self, module: ModuleType, state: Any, data: dict[str, Any]) -> dict[str, Any]:
-        action = module.parse_action(data)
-        module.check(state, action)
-        new_state, events = module.apply(state, action)
+        action = table_actions.parse(module, data)
+        table_actions.check(module, state, action)
+        new_state, events = table_actions.apply(module, state, action)
         action_id = self.journal.append(self._game_id, data, data["at"],
                                         winners=_result(module, new_state))
         turn = _turn(module, state)
@@ -272,7 +272,7 @@ class Session:
         for n, (_, data) in enumerate(entries):
             if n >= listed_from:
                 recent.append(_noted(data, _turn(module, state)))
-            state, events = module.apply(state, module.parse_action(data))
+            state, events = table_actions.apply(module, state, table_actions.parse(module, data))
         return state, [i for i, _ in entries], recent, events
 
     def _set(self, module: ModuleType, game_id: int, state: Any, ids: list[int],

@@ -98,20 +98,35 @@ def check_players(players: Any, low: int, high: int) -> tuple[str, ...]:
     if not low <= len(names) <= high:
         raise InvalidAction(f"This game needs {low} to {high} players, not {len(names)}.")
     for name in names:
-        if not name:
-            raise InvalidAction("Every player needs a name.")
-        if any(_refused(c) for c in name):
-            raise InvalidAction("A name may not hold control characters (tabs, line "
-                                "breaks, text-direction overrides).")
-        if not _seen(name):
-            raise InvalidAction("Every player needs a name.")
-        seen = graphemes(name)
-        if len(seen) > MAX_NAME or len(name) > MAX_NAME_CODE_POINTS:
-            raise InvalidAction(f"The name '{''.join(seen[:20])}'... is too long "
-                                f"({MAX_NAME} characters at most).")
-    if len({_seen(n).casefold() for n in names}) != len(names):
+        check_name(name)
+    if len({same_name(n) for n in names}) != len(names):
         raise InvalidAction("Two players have the same name.")
     return names
+
+
+def check_name(name: str) -> str:
+    """``name`` stripped, once it is a name a player may have (see :func:`check_players`).
+
+    :raises InvalidAction: blank, a control character, or longer than 40 characters.
+    """
+    name = name.strip()
+    if not name:
+        raise InvalidAction("Every player needs a name.")
+    if any(_refused(c) for c in name):
+        raise InvalidAction("A name may not hold control characters (tabs, line "
+                            "breaks, text-direction overrides).")
+    if not _seen(name):
+        raise InvalidAction("Every player needs a name.")
+    seen = graphemes(name)
+    if len(seen) > MAX_NAME or len(name) > MAX_NAME_CODE_POINTS:
+        raise InvalidAction(f"The name '{''.join(seen[:20])}'... is too long "
+                            f"({MAX_NAME} characters at most).")
+    return name
+
+
+def same_name(name: str) -> str:
+    """What two names must not share at one table: case and invisible characters aside."""
+    return _seen(name).casefold()
 
 
 def check_options(options: Mapping[str, Any] | None, defaults: Mapping[str, Any],
