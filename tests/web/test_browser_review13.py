@@ -163,3 +163,32 @@ def test_the_host_records_a_fresh_copy_of_an_aged_unit_and_a_temple_paid_in_gold
         "Ann builds Temple level 1 (2 Gold for its Crystal)"
     assert not host.js_errors
     host.context.close()
+
+
+@pytest.mark.parametrize("game", ["toss-your-cookies", "paper-tales"])
+def test_the_host_renames_a_player_and_a_clash_is_refused_in_one_line(browser, live_server,
+                                                                       game):
+    assert live_server.request("POST", "/api/games", {
+        "game": game, "players": ["Ann", "Bea", "Cy"]})[0] == 201
+    host = open_host(browser, live_server)
+    host.wait_for_selector('body[data-version="1"] #rename-card')
+    host.click("#rename-card summary")
+    host.click('#rename-form button:text-is("Bea")')
+    assert host.input_value("#rename-name") == "Bea"
+    assert host.is_disabled("#rename-send"), "the same name is no rename"
+    host.fill("#rename-name", "Ben")
+    host.click("#rename-send")
+    host.wait_for_selector('body[data-version="2"]')
+    assert [p["name"] for p in live_server.request("GET", "/api/state")[1]["players"]] == [
+        "Ann", "Ben", "Cy"]
+    assert host.locator("#recent .recent-what").first.inner_text() == "Renamed Bea to Ben"
+    assert "Ben" in host.inner_text("#status")
+    host.click("#rename-card summary")
+    host.click('#rename-form button:text-is("Ben")')
+    host.fill("#rename-name", "ann")
+    host.click("#rename-send")
+    host.wait_for_selector("#error:not([hidden])")
+    snap(host, f"review13-rename-{game}")
+    assert host.inner_text("#error") == "Ann is already at this table; choose another name."
+    assert not host.js_errors
+    host.context.close()

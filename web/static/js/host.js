@@ -72,6 +72,7 @@ const Host = {
     }
     this.renderRecent(state, controls);
     document.getElementById("correct-card").hidden = !state.game || state.over;
+    document.getElementById("rename-card").hidden = !state.game || state.over;
     document.getElementById("preview-card").hidden = !state.camera;
     const game = GAMES[state.game];
     teachOffered(!game || game.cards);
@@ -79,7 +80,7 @@ const Host = {
     idle.hidden = !game || game.camera;
     idle.textContent = idle.hidden ? "" : "The camera reads nothing in " + game.name + ": the host taps what happens. The picture only helps to aim the camera.";
     previewNotice(state.camera);
-    if (state.game && !state.over) Correction.render(state);
+    if (state.game && !state.over) { Correction.render(state); Rename.render(state); }
     const details = document.getElementById("new-game");
     const setup = !state.game || state.over;
     if (setup) details.open = true;
@@ -154,6 +155,7 @@ const ACTION_WORDS = {toggle: "Timer start / pause", start: "Timer start", resum
 
 function describeAction(action) {
   if (action.type === "add_time") return "+" + action.seconds + " s on the timer";
+  if (action.type === "rename") return "Renamed " + (typeof action.player === "string" ? action.player : "seat " + (action.player + 1)) + " to " + action.name;
   const listed = (k) => k !== "type" && k !== "at" && k !== "turn";  // turn: whose turn it was, added by the session
   if (ACTION_WORDS[action.type] && !Object.keys(action).some(listed)) return ACTION_WORDS[action.type];
   if (action.type === "correct") {
