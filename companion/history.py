@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any, Callable, Iterable
 
 from companion.errors import ActionError
-from companion.games import find_game
+from companion.games import find_game, table_actions
 from companion.journal import GameRecord, Journal
 
 
@@ -60,26 +60,29 @@ class PlayerStats:
 
 def replay_result(record: GameRecord, actions: Iterable[dict[str, Any]],
                   module: ModuleType | None = None) -> GameResult:
-    """The result of one journaled game: ``new_game`` folded with ``apply`` over ``actions``."""
+    """The result of one journaled game: ``new_game`` folded with ``apply`` over ``actions``
+    (a ``rename`` included: the names are the ones the game ended with)."""
     module = module or find_game(record.game)
     count = 0
     error = None
     try:
         state = module.new_game(list(record.players), dict(record.options))
         for data in actions:
-            state, _ = module.apply(state, module.parse_action(data))
+            state, _ = table_actions.apply(module, state, table_actions.parse(module, data))
             count += 1
         public = module.public_state(state)
         scores = tuple(int(p["score"]) for p in public["players"])
+        players = tuple(p["name"] for p in public["players"])  # as renamed during the game
         winners = tuple(public["winners"]) if public["over"] else ()
         finished = bool(public["over"])
     except (ActionError, ValueError, KeyError, TypeError) as exc:
         error = f"This game's journal could not be replayed ({exc})."
         scores = tuple(0 for _ in record.players)
+        players = tuple(record.players)
         winners = tuple(record.winners or ())
         finished = record.winners is not None
     return GameResult(id=record.id, game=record.game, name=str(getattr(module, "NAME", record.game)),
-                      players=tuple(record.players), scores=scores, winners=winners,
+                      players=players, scores=scores, winners=winners,
                       finished=finished, started_at=record.started_at,
                       ended_at=record.ended_at, actions=count, error=error)
 

@@ -16,8 +16,8 @@ from types import ModuleType
 from typing import Any, Callable, Mapping
 
 from companion.errors import ActionError, InvalidAction, NotNow
-from companion.games import find_game
-from companion.games.base import Event
+from companion.games import find_game, table_actions
+from companion.games.base import Event, check_fields
 from companion.journal import Journal
 
 RECENT = 12  # actions listed in the state for the undo list
@@ -118,6 +118,7 @@ class Session:
         with self._lock:
             module, state = self._require_game()
             check_version(data.get("version"), self._public["version"])
+            check_fields(data, table_actions.actions(module))
             data = {k: v for k, v in data.items() if k not in ("at", "version")}
             prepare = getattr(module, "prepare", None)
             if prepare is not None:
@@ -147,6 +148,7 @@ class Session:
             self.journal.undo(self._action_ids[-1], game_id_db, now,
                               winners=_result(module, state), held=held)
             self._held = held
+            state = _hold(module, state, held)
             self._set(module, game_id_db, state, ids, recent, [Event("undo")])
             return self._public
 
@@ -216,9 +218,9 @@ class Session:
         return self._module, self._state
 
     def _commit(self, module: ModuleType, state: Any, data: dict[str, Any]) -> dict[str, Any]:
-        action = module.parse_action(data)
-        module.check(state, action)
-        new_state, events = module.apply(state, action)
+        action = table_actions.parse(module, data)
+        table_actions.check(module, state, action)
+        new_state, events = table_actions.apply(module, state, action)
         action_id = self.journal.append(self._game_id, data, data["at"],
                                         winners=_result(module, new_state))
         turn = _turn(module, state)
@@ -242,6 +244,7 @@ class Session:
             self._held = self.journal.held(self._record.id)
             if self._held is None and self.journal.upgraded:
                 self._held = self._held_before_upgrade(module, state)
+            self._state = _hold(module, state, self._held)
         # Events are the cues of the change that made this version; a restart is not a
         # change, so phones that reconnect play no sound.
         self._public = self._build_public([])
@@ -269,7 +272,7 @@ class Session:
         for n, (_, data) in enumerate(entries):
             if n >= listed_from:
                 recent.append(_noted(data, _turn(module, state)))
-            state, events = module.apply(state, module.parse_action(data))
+            state, events = table_actions.apply(module, state, table_actions.parse(module, data))
         return state, [i for i, _ in entries], recent, events
 
     def _set(self, module: ModuleType, game_id: int, state: Any, ids: list[int],
@@ -321,6 +324,23 @@ def _turn(module: ModuleType, state: Any) -> int | None:
     """The seat whose turn it is in ``state`` (None between turns or in games without turns)."""
     current = module.public_state(state).get("current")
     return current if isinstance(current, int) else None
+
+
+def _hold(module: ModuleType, state: Any, held: float | None) -> Any:
+    """``state`` as the table sees it when its timer's end was ``held`` back by an undo.
+
+    The replayed state still has that timer running, with a deadline in the past (the
+    timeout that ended it was undone). A game with ``hold(state, at)`` shows it run out
+    instead (Paper Tales: stopped at 0, time's up), so phones do not show a clock
+    "running" at 0 and the host a Pause button. Only while the deadline is still the held
+    one: once the host adds time or moves on, the state is the game's own again. The game
+    promises that every action it accepts on the held state gives what the same action
+    gives on the replayed one, so the journal (which holds no hold) replays the same.
+    """
+    hold = getattr(module, "hold", None)
+    if hold is None or held is None or _deadline(module, state) != held:
+        return state
+    return hold(state, held)
 
 
 def _deadline(module: ModuleType, state: Any) -> float | None:

@@ -12,6 +12,7 @@ from types import ModuleType
 from typing import Any, Iterable, Mapping
 
 from companion.games import GAMES, find_game
+from companion.games.table_actions import actions
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ def schema_key(module: ModuleType, action_type: str) -> str:
 
 def action_schema(module: ModuleType, action_type: str) -> dict[str, Any]:
     """JSON Schema of one action of a game, with its example."""
-    doc = module.ACTIONS[action_type]
+    doc = actions(module)[action_type]
     return {
         "title": f"{module.NAME}: {action_type}",
         "description": doc.summary,
@@ -61,6 +62,7 @@ def action_schema(module: ModuleType, action_type: str) -> dict[str, Any]:
         "properties": {"type": {"const": action_type}, **dict(doc.properties),
                        "version": _SEEN_VERSION},
         "required": ["type", *doc.required],
+        "additionalProperties": False,  # a misspelt field is refused (base.check_fields)
         "examples": [dict(doc.example)],
     }
 
@@ -140,7 +142,7 @@ def build_spec(modules: list[ModuleType] | None = None) -> dict[str, Any]:
         if state is not None:
             state_examples[module.ID] = {"summary": f"A new game of {module.NAME}",
                                          "value": state}
-        for action_type, doc in module.ACTIONS.items():
+        for action_type, doc in actions(module).items():
             key = schema_key(module, action_type)
             schemas[key] = action_schema(module, action_type)
             action_refs.append({"$ref": f"#/components/schemas/{key}"})

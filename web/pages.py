@@ -17,6 +17,7 @@ from flask import Blueprint, Response, current_app, make_response, render_templa
 from jinja2.utils import htmlsafe_json_dumps
 
 from companion.deck_teach import reads_cards
+from companion.games.table_actions import actions
 from web.auth import is_host
 from web.openapi import loaded_games
 from web.qr import join_url, lan_address, qr_svg
@@ -43,7 +44,7 @@ def game_catalog(modules: list[ModuleType] | None = None) -> list[dict[str, Any]
             "actions": [{"type": kind, "summary": doc.summary,
                          "properties": dict(doc.properties), "required": list(doc.required),
                          "example": dict(doc.example)}
-                        for kind, doc in module.ACTIONS.items()],
+                        for kind, doc in actions(module).items()],
         })
     return catalog
 

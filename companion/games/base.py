@@ -23,14 +23,16 @@ Time and randomness come from outside: the session stamps every action dict with
 ``"at"`` (seconds since the epoch, float) before ``parse_action``, so replaying the
 journal gives the same state. A game that needs random faces defines
 ``prepare(state, data, rng) -> dict``, which the session calls before journaling so
-the faces are stored in the action.
+the faces are stored in the action. A game with timers may define
+``hold(state, at) -> State``: the state whose timer's end an undo took back, shown run
+out at ``at`` instead of running past its deadline (``companion/session.py``, ``_hold``).
 """
 
 from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, TypeVar, Union
+from typing import Any, Mapping, Sequence, TypeVar, Union
 
 from companion.errors import IllegalAction, InvalidAction, NotNow
 from companion.graphemes import graphemes
@@ -96,20 +98,35 @@ def check_players(players: Any, low: int, high: int) -> tuple[str, ...]:
     if not low <= len(names) <= high:
         raise InvalidAction(f"This game needs {low} to {high} players, not {len(names)}.")
     for name in names:
-        if not name:
-            raise InvalidAction("Every player needs a name.")
-        if any(_refused(c) for c in name):
-            raise InvalidAction("A name may not hold control characters (tabs, line "
-                                "breaks, text-direction overrides).")
-        if not _seen(name):
-            raise InvalidAction("Every player needs a name.")
-        seen = graphemes(name)
-        if len(seen) > MAX_NAME or len(name) > MAX_NAME_CODE_POINTS:
-            raise InvalidAction(f"The name '{''.join(seen[:20])}'... is too long "
-                                f"({MAX_NAME} characters at most).")
-    if len({_seen(n).casefold() for n in names}) != len(names):
+        check_name(name)
+    if len({same_name(n) for n in names}) != len(names):
         raise InvalidAction("Two players have the same name.")
     return names
+
+
+def check_name(name: str) -> str:
+    """``name`` stripped, once it is a name a player may have (see :func:`check_players`).
+
+    :raises InvalidAction: blank, a control character, or longer than 40 characters.
+    """
+    name = name.strip()
+    if not name:
+        raise InvalidAction("Every player needs a name.")
+    if any(_refused(c) for c in name):
+        raise InvalidAction("A name may not hold control characters (tabs, line "
+                            "breaks, text-direction overrides).")
+    if not _seen(name):
+        raise InvalidAction("Every player needs a name.")
+    seen = graphemes(name)
+    if len(seen) > MAX_NAME or len(name) > MAX_NAME_CODE_POINTS:
+        raise InvalidAction(f"The name '{''.join(seen[:20])}'... is too long "
+                            f"({MAX_NAME} characters at most).")
+    return name
+
+
+def same_name(name: str) -> str:
+    """What two names must not share at one table: case and invisible characters aside."""
+    return _seen(name).casefold()
 
 
 def check_options(options: Mapping[str, Any] | None, defaults: Mapping[str, Any],
@@ -170,10 +187,10 @@ def seat_of(players: tuple[str, ...], ref: PlayerRef) -> int:
         if name.casefold() == ref.casefold():
             return seat
     raise IllegalAction(f"Nobody at this table is called {ref!r}; the players are "
-                        f"{_listed(players)}.")
+                        f"{listed(players)}.")
 
 
-def _listed(names: tuple[str, ...]) -> str:
+def listed(names: Sequence[str]) -> str:
     """ "Ann, Bob and Cy": names as a sentence says them."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
@@ -239,6 +256,29 @@ def get_type(data: Any, known: Mapping[str, Any]) -> str:
     if kind not in known:
         raise InvalidAction(f"Unknown action {kind!r}; this game knows: {names}.")
     return kind
+
+
+#: Fields any action may carry besides its own: its type, the session's time stamp and the
+#: state version the sender saw (``companion/session.py``).
+COMMON_FIELDS = frozenset({"type", "at", "version"})
+
+
+def check_fields(data: Mapping[str, Any], known: Mapping[str, ActionDoc]) -> None:
+    """Raise InvalidAction naming the first field that ``data``'s action does not have.
+
+    A misspelt field ("acton") would otherwise be dropped without a word, and the action
+    taken as if it were not there. The fields an action has are its ``ActionDoc``
+    properties (what the OpenAPI description lists) and :data:`COMMON_FIELDS`. An unknown
+    or missing type is left for ``parse_action`` to name.
+    """
+    doc = known.get(data.get("type")) if isinstance(data.get("type"), str) else None
+    if doc is None:
+        return
+    unknown = sorted(str(k) for k in set(data) - set(doc.properties) - COMMON_FIELDS)
+    if unknown:
+        fields = ", ".join(f"'{f}'" for f in sorted(doc.properties)) or "none"
+        raise InvalidAction(f"A {data['type']!r} action has no field {unknown[0]!r} "
+                            f"(its fields: {fields}).")
 
 
 # -- score corrections: the same "correct" action in every game ----------------------

@@ -18,6 +18,7 @@ Actions (JSON; the session adds ``"at"``)::
     {"type": "add_time", "seconds": 30}
     {"type": "next"} {"type": "timeout"}
     {"type": "deploy", "player": 0, "front": ["knight"], "back": ["archer"]}
+    {"type": "deploy", "player": 0, "front": ["knight"], "discard": ["knight"]}  (a fresh one)
     {"type": "wars", "strengths": [5, ["knight", "archer"], null]}
     {"type": "build", "player": 0, "building": "mine", "level": 1}
     {"type": "gold", "player": 0, "amount": 2} {"type": "lp", "player": 0, "amount": -3}
@@ -92,8 +93,10 @@ ACTIONS: dict[str, ActionDoc] = {
     "timeout": ActionDoc("Sent by the session when the phase timer runs out.",
                          {}, {"type": "timeout"}),
     "deploy": ActionDoc(
-        "A player's realm after Deployment, Units by id; new Units are paid for.",
-        {"player": PLAYER, "front": _UNIT_LIST, "back": _UNIT_LIST},
+        "A player's realm after Deployment, Units by id; new Units are paid for. Units in "
+        "play keep their Age token; `discard` the ones discarded first (aged copies go "
+        "first), so a fresh copy of the same Unit is new.",
+        {"player": PLAYER, "front": _UNIT_LIST, "back": _UNIT_LIST, "discard": _UNIT_LIST},
         {"type": "deploy", "player": 0, "front": ["knight"], "back": ["archer"]},
         required=("player",)),
     "wars": ActionDoc(
@@ -107,8 +110,9 @@ ACTIONS: dict[str, ActionDoc] = {
         "or upgrade one from level 1 to 2.",
         {"player": PLAYER, "building": {"type": "string", "enum": list(ledger.BUILDINGS)},
          "level": {"type": "integer", "enum": [1, 2]},
-         "resource_gold": {"type": "integer", "minimum": 0,
-                           "description": "Gold paid instead of Resources (Temple only)"}},
+         "resource_gold": {"type": "integer", "enum": [0, 2, 3],
+                           "description": "Gold paid instead of Resources (Temple only: "
+                                          "2 at level 1, 3 at level 2)"}},
         {"type": "build", "player": 0, "building": "mine", "level": 1},
         required=("player", "building")),
     "gold": ActionDoc("Add (or take, if negative) Gold: abilities, corrections.",
@@ -313,8 +317,10 @@ def _advance(state: State, at: float) -> tuple[State, list[Event]]:
         state = replace(state, turn=turn, phase=END, timer=timers.new_timer(0), times_up=False)
         return state, events + [Event("tally", {"turn": turn})]
     if PHASES[phase] == "income":
-        state = replace(state, realms=tuple(replace(r, gold=r.gold + 2) for r in state.realms))
-        events.append(Event("income", {"gold": 2}))
+        temples = [p for p, r in zip(state.players, state.realms) if ledger.income(r) > 2]
+        state = replace(state, realms=tuple(replace(r, gold=r.gold + ledger.income(r))
+                                            for r in state.realms))
+        events.append(Event("income", {"gold": 2, "temple": temples}))
     timer = timers.new_timer(state.phase_seconds[phase])
     if timer.duration > 0:
         timer = timers.start(timer, at)
@@ -338,6 +344,21 @@ def deadline(state: State) -> float | None:
     if state.over:
         return None
     return state.timer.deadline
+
+
+def hold(state: State, at: float) -> State:
+    """The state with its phase timer run out at ``at`` and left there: time's up.
+
+    The session calls it after an undo takes back a timer's end (with ``auto_advance``,
+    the phase that ended comes back): the replayed timer still runs, past its deadline.
+    Held, it shows what a timeout without ``auto_advance`` shows, stopped at 0 with
+    ``times_up``, and the table moves on with ``next`` or ``add_time``. Every action
+    accepted here gives the same state as on the running timer (``start``, ``pause`` and
+    ``timeout`` are refused here), so replaying the journal, which holds no hold, agrees.
+    """
+    if state.over or not state.timer.running:
+        return state
+    return replace(state, timer=timers.skip(state.timer, at), times_up=True)
 
 
 def pass_direction(turn: int) -> str:
@@ -398,5 +419,5 @@ def _with(values: tuple[bool, ...], index: int, value: bool) -> tuple[bool, ...]
 
 
 __all__ = ["ID", "NAME", "OPTIONS", "OPTION_HINTS", "ACTIONS", "BUTTONS", "CARDS", "State",
-           "new_game", "parse_action", "check", "apply", "deadline", "winners", "public_state",
-           "pass_direction"]
+           "new_game", "parse_action", "check", "apply", "deadline", "hold", "winners",
+           "public_state", "pass_direction"]

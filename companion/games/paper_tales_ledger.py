@@ -20,6 +20,11 @@ BUILDINGS = ("town", "tavern", "mine", "temple", "barracks")
 BACK_SPOTS = 2
 LP_PER_WAR = 3
 LAND_COST = 2  # Gold per Building already owned
+#: Temple level -> the Gold it may be paid with instead of its Resources (level 1: a
+#: Crystal or 2 Gold; level 2: 2 Crystal or 3 Gold; ``paper-tales-units.md``).
+TEMPLE_GOLD = {1: 2, 2: 3}
+#: A level-1 Temple's effect: +2 Gold at Income (level 2 gives LP at War instead).
+TEMPLE_INCOME = 2
 
 
 @dataclass(frozen=True)
@@ -48,11 +53,16 @@ class Realm:
 
 @dataclass(frozen=True)
 class Deploy:
-    """``player``'s realm after Deployment: Unit ids in the Front and in the Back."""
+    """``player``'s realm after Deployment: Unit ids in the Front and in the Back.
+
+    ``discard``: Units in play the player discarded first (aged copies go first), so a
+    copy of the same Unit placed from the hand is new: paid for, with no Age token.
+    """
 
     player: PlayerRef  # a name or seat; check_ledger and apply_ledger take seats
     front: tuple[str, ...]
     back: tuple[str, ...]
+    discard: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -128,7 +138,7 @@ def parse_ledger_action(kind: str, data: Mapping[str, Any]) -> Deploy | Wars | B
     """Parse a ``deploy``, ``wars``, ``build``, ``gold``, ``lp`` or ``tally`` dict."""
     if kind == "deploy":
         return Deploy(get_player(data, "player"), _units(data, "front"),
-                      _units(data, "back"))
+                      _units(data, "back"), _units(data, "discard"))
     if kind in ("gold", "lp"):
         return Adjust(kind, get_player(data, "player"),
                       get_int(data, "amount", low=-1000, high=1000))
@@ -225,7 +235,13 @@ def _check_deploy(action: Deploy, realms: tuple[Realm, ...], who: str) -> None:
         if count > unit.copies:
             raise IllegalAction(f"The game has {unit.copies} {unit.name} card"
                                 f"{'s' if unit.copies > 1 else ''}, not {count} in play.")
-    _, _, cost = plan_deploy(realm, action.front, action.back)
+    held = Counter(p.unit for p in realm.front + realm.back)
+    for unit_id, count in Counter(action.discard).items():
+        if count > held[unit_id]:
+            name, have = UNITS[unit_id].name, held[unit_id]
+            raise IllegalAction(f"{who} has {have} {name} in play, not {count} to discard."
+                                if have else f"{who} has no {name} in play to discard.")
+    _, _, cost = plan_deploy(realm, action.front, action.back, action.discard)
     if cost > realm.gold:
         raise IllegalAction(f"{who} has {realm.gold} Gold; the new Units cost {cost}.")
 
@@ -235,6 +251,11 @@ def _check_build(action: Build, realm: Realm, who: str) -> None:
     name = action.building.capitalize()
     if action.resource_gold and action.building != "temple":
         raise IllegalAction("Only the Temple can be paid in Gold instead of Resources.")
+    gold = TEMPLE_GOLD[action.level]
+    if action.resource_gold not in (0, gold):
+        crystal = "a Crystal" if action.level == 1 else "2 Crystal"
+        raise IllegalAction(f"A level-{action.level} Temple takes {crystal} or {gold} Gold, "
+                            f"not {action.resource_gold} Gold.")
     if level == 2:
         raise IllegalAction(f"{who}'s {name} is already at level 2.")
     if level == 1 and action.level == 1:
@@ -242,6 +263,11 @@ def _check_build(action: Build, realm: Realm, who: str) -> None:
     cost = build_cost(realm, action)
     if cost > realm.gold:
         raise IllegalAction(f"{who} has {realm.gold} Gold; that costs {cost}.")
+
+
+def income(realm: Realm) -> int:
+    """Gold a realm gains on entering Income: 2, and 2 more with a level-1 Temple."""
+    return 2 + (TEMPLE_INCOME if realm.buildings[BUILDINGS.index("temple")] == 1 else 0)
 
 
 def build_cost(realm: Realm, action: Build) -> int:
@@ -253,18 +279,23 @@ def build_cost(realm: Realm, action: Build) -> int:
 
 # -- effects -----------------------------------------------------------------------------
 
-def plan_deploy(realm: Realm, front: Sequence[str],
-                back: Sequence[str]) -> tuple[tuple[Placed, ...], tuple[Placed, ...], int]:
+def plan_deploy(realm: Realm, front: Sequence[str], back: Sequence[str],
+                discard: Sequence[str] = ()
+                ) -> tuple[tuple[Placed, ...], tuple[Placed, ...], int]:
     """The realm's new Front and Back, and the Gold the new Units cost.
 
     Units already in play (matched by id, wherever they move) keep their Age token and
     never cost again; when fewer copies stay than were in play, the younger ones stay.
+    ``discard`` leaves play first, aged copies first: a copy placed in its stead is new
+    (an aged Knight swapped for a fresh one from the hand is paid for and unaged).
     """
     pool: dict[str, list[bool]] = {}
     for placed in realm.front + realm.back:
         pool.setdefault(placed.unit, []).append(placed.aged)
     for ages in pool.values():
         ages.sort()  # unaged (False) first
+    for unit in discard:
+        pool[unit].pop()  # the oldest copy (check_ledger made sure there is one)
     cost = 0
 
     def place(unit: str) -> Placed:
@@ -297,7 +328,7 @@ def apply_ledger(action: Any, realms: tuple[Realm, ...],
         event = Event(action.what, {"player": who, "amount": action.amount,
                                     "total": getattr(realm, action.what)})
     elif isinstance(action, Deploy):
-        front, back, cost = plan_deploy(realm, action.front, action.back)
+        front, back, cost = plan_deploy(realm, action.front, action.back, action.discard)
         realm = replace(realm, front=front, back=back, gold=realm.gold - cost)
         event = Event("deploy", {"player": who, "cost": cost, "gold": realm.gold})
     else:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.base import listed
 from companion.games.paper_tales_ledger import (
-    BACK_SPOTS, BUILDINGS, Placed, Realm, WarsResult, realm_strength,
+    BACK_SPOTS, BUILDINGS, TEMPLE_INCOME, Placed, Realm, WarsResult, income, realm_strength,
 )
 from companion.games.paper_tales_units import UNITS, unit_strength
 
@@ -66,7 +67,13 @@ def reminders(phase: str, turn: int, players: tuple[str, ...],
                             "higher or equal wins.")
         return [rule, "Each War won is 3 LP; a Front of 0 never wins."]
     if phase == "income":
-        return ["Everyone gained 2 Gold; add Income abilities as Gold entries."]
+        temples = [who for who, r in zip(players, realms) if income(r) > 2]
+        out = ["Everyone gained 2 Gold; add Income abilities as Gold entries."]
+        if temples:
+            whose = listed([f"{who}'s" for who in temples])
+            out.append(f"{whose} Temple{'s' if len(temples) > 1 else ''} gave "
+                       f"{TEMPLE_INCOME} more{' each' if len(temples) > 1 else ''}.")
+        return out
     if phase == "construction":
         return ["One action each: build (Land cost 2 Gold per Building owned) "
                 "or upgrade a level-1 Building to level 2."]

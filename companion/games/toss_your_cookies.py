@@ -110,19 +110,24 @@ def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> St
 
 
 def prepare(state: State, data: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-    """Fill a virtual roll's missing faces from ``rng``, so the journal stores them.
+    """Roll a virtual roll's dice from ``rng``, so the journal stores the faces.
 
-    Any other action dict comes back as a plain copy. Called by the session before
-    journaling; ``parse_action`` then sees an ordinary roll (marked ``"virtual": true``).
+    A roll is virtual when both faces are left out, or when it says ``"virtual": true``
+    (then only the faces left out are rolled). A roll with one face left out is not
+    filled: ``parse_action`` refuses it, since a die the table forgot to enter is not a
+    die to invent. Any other action dict comes back as a plain copy. Called by the
+    session before journaling; ``parse_action`` then sees an ordinary roll (marked
+    ``"virtual": true``).
     """
     out = dict(data) if isinstance(data, Mapping) else data
     if isinstance(out, dict) and out.get("type") == "roll":
-        if "action" not in out or "number" not in out:
+        missing = [face for face in ("action", "number") if face not in out]
+        if len(missing) == 2 or (missing and out.get("virtual") is True):
             out["virtual"] = True
-        if "action" not in out:
-            out["action"] = rng.choice(rules.ACTION_FACES)
-        if "number" not in out:
-            out["number"] = rng.choice(rules.NUMBER_FACES)
+            if "action" in missing:
+                out["action"] = rng.choice(rules.ACTION_FACES)
+            if "number" in missing:
+                out["number"] = rng.choice(rules.NUMBER_FACES)
     return out
 
 

@@ -18,10 +18,12 @@ CARDS: dict[str, str] = {**COOKIES, "wild": "Wild Card", "half-eaten": "Half-Eat
 
 ACTIONS: dict[str, ActionDoc] = {
     "roll": ActionDoc(
-        "Record the roller's dice; leave the faces out for a virtual roll.",
+        "Record the roller's dice (both faces); leave both out for a virtual roll.",
         {"action": {"type": "string", "enum": list(rules.ACTION_FACES)},
          "number": {"oneOf": [{"type": "integer", "enum": [1, 2, 3]},
-                              {"type": "string", "enum": ["all", "milk"]}]}},
+                              {"type": "string", "enum": ["all", "milk"]}]},
+         "virtual": {"type": "boolean",
+                     "description": "true: the companion rolls the faces left out"}},
         {"type": "roll", "action": "toss", "number": 2}),
     "toss": ActionDoc("Start the Toss countdown now (the button; counts as the roll).",
                       {}, {"type": "toss"}),

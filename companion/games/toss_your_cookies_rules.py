@@ -124,8 +124,15 @@ def _cookie_id(said: str) -> str:
 
 
 def parse_roll(data: Mapping[str, Any], at: float) -> Roll:
-    """A roll dict with both faces (``number`` 1-3 as integer or text, "all", "milk")."""
+    """A roll dict with both faces (``number`` 1-3 as integer or text, "all", "milk").
+
+    :raises InvalidAction: a face missing (half a roll) or not on its die.
+    """
     action, number = data.get("action"), data.get("number")
+    if (action is None) != (number is None):
+        die = "action" if action is None else "number"
+        raise InvalidAction(f"Enter both dice: the {die} die is missing (leave both out "
+                            f"for a virtual roll).")
     if action not in ACTION_FACES:
         said = "nothing ('action' is empty)" if action is None else repr(action)
         raise InvalidAction(f"The action die shows {', '.join(ACTION_FACES)}, not {said}.")
@@ -157,8 +164,16 @@ def parse_claim(data: Mapping[str, Any], cards: Mapping[str, str]) -> Claim:
 def check_deck(hand: tuple[str, ...], cookies: tuple[str, ...], players: int) -> Counter[str]:
     """The hand's card counts, once every card is one this game's deck has enough of.
 
-    :raises IllegalAction: a card not in this game's deck, or more copies than it has.
+    A hand is never more than 7 cards: 7 are dealt, and every roll keeps it at 7 (swaps
+    and passes give as many as they take, a toss ends with everyone back at 7, a milk
+    move trades the milk for a card drawn). Fewer may be shown: the cards that win are
+    enough (the camera may not see a card that does not matter).
+
+    :raises IllegalAction: more than 7 cards, a card not in this game's deck, or more
+        copies than it has.
     """
+    if len(hand) > HAND:
+        raise IllegalAction(f"A hand holds {HAND} cards, not {len(hand)}.")
     counts = Counter(hand)
     limits = {**{c: SET_SIZE for c in cookies}, "wild": WILD[players],
               "half-eaten": HALF_EATEN[players], "milk": 1}
@@ -211,6 +226,8 @@ def check_timer(timer: timers.Timer | None, phase: str, action: TimerAction) -> 
         raise NotNow("No Toss is on; roll the dice (or press Toss).")
     if kind == "skip":
         if action.phase not in (None, phase):  # a tap on a page that had not seen the change
+            if SKIP_PHASES.index(action.phase) > SKIP_PHASES.index(phase):
+                raise NotNow(f"The {action.phase} has not started yet: the {phase} is on.")
             raise NotNow(f"The {action.phase} is already over: the {phase} is on.")
         return
     if timer is None:
@@ -233,16 +250,20 @@ def countdown_calls(deadline: float) -> list[dict[str, Any]]:
     return [{"say": say, "at": deadline - 3 + i} for i, say in enumerate(CALLS)]
 
 
-def _count(number: str | None) -> str:
-    if number is None:
-        return "their chosen"
-    return "all their" if number == "all" else f"{number}"
+def _cards(number: str) -> str:
+    """"1 card", "2 cards": how many cards a number face asks for (not "all")."""
+    return f"{number} card" if number == "1" else f"{number} cards"
 
 
 def roll_text(roll: Roll, roller: str) -> str:
-    """What the table does for this roll, as a sentence (the milk rules included)."""
+    """What the table does for this roll, as a sentence (the milk rules included).
+
+    ``roll.number`` None is the Toss button (no dice entered): each player picks as many
+    cards as the number die shows. "All" is the whole hand (always 7 cards in this game).
+    """
     way = "left" if roll.action == "pass-left" else "right"
-    if roll.number == "milk":
+    number = roll.number
+    if number == "milk":
         if roll.action == "toss":
             return ("Milk toss: on Toss! whoever holds the milk tosses it in the middle; "
                     "everyone else grabs for it, and the grabber lets the tosser draw one "
@@ -252,15 +273,27 @@ def roll_text(roll: Roll, roller: str) -> str:
                     f"them draw one card blind (nothing happens if {roller} holds it).")
         return (f"Milk pass {way}: whoever holds the milk passes it {way}; the receiver "
                 f"first lets them draw one card blind.")
-    n = _count(roll.number)
-    cards = "cards" if roll.number != "1" else "card"
-    if roll.action == "swap":
-        return (f"Swap {n}: {roller} gives {n} {cards} to any one player and takes as many "
-                f"blind from them.")
+    call = "on \"One, two, three, Toss!\""
     if roll.action == "toss":
-        return (f"Toss {n}: everyone picks {n} {cards}; on \"One, two, three, Toss!\" toss "
-                f"them face up in the middle and grab as many back.")
-    return f"Pass {way} {n}: everyone passes {n} {cards} face down to the {way}."
+        if number is None:
+            return (f"Toss: everyone picks as many cards as the number die shows; {call} "
+                    f"toss them face up in the middle and grab as many back.")
+        if number == "all":
+            return (f"Toss all: {call} everyone tosses their whole hand face up in the "
+                    f"middle and grabs as many cards back.")
+        them = "it" if number == "1" else "them"
+        back = "one" if number == "1" else "as many"
+        return (f"Toss {number}: everyone picks {_cards(number)}; {call} toss {them} face "
+                f"up in the middle and grab {back} back.")
+    if roll.action == "swap":
+        if number == "all":
+            return f"Swap all: {roller} swaps whole hands with any one player."
+        return (f"Swap {number}: {roller} gives {_cards(number)} to any one player and takes "
+                f"as many blind from them.")
+    if number == "all":
+        return f"Pass {way} all: everyone passes their whole hand face down to the {way}."
+    return (f"Pass {way} {number}: everyone passes {_cards(number)} face down to the "
+            f"{way}.")
 
 
 def setup(cookies: tuple[str, ...], players: int, cards: Mapping[str, str]) -> dict[str, Any]:

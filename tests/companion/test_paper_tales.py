@@ -113,6 +113,40 @@ def test_income_gives_everyone_two_gold():
     assert [p["gold"] for p in view(state)["players"]] == [5, 5, 5]
 
 
+def test_a_level_one_temple_gives_two_more_gold_at_income_and_is_named():
+    # the Temple's +2 income was never added nor named (session 13; units digest)
+    state = play(go_to(three(), "construction"), {"type": "gold", "player": 0, "amount": 1},
+                 {"type": "gold", "player": 2, "amount": 1},
+                 {"type": "build", "player": 0, "building": "temple", "resource_gold": 2},
+                 {"type": "build", "player": 2, "building": "temple"})  # with a Crystal
+    state, events = act(go_to(state, "wars", turn=2), NEXT)
+    assert [p["gold"] for p in view(state)["players"]] == [4 + 4, 5 + 2, 6 + 4]
+    assert events[-2].data == {"gold": 2, "temple": ["Ann", "Cy"]}
+    assert view(state)["reminders"] == [
+        "Everyone gained 2 Gold; add Income abilities as Gold entries.",
+        "Ann's and Cy's Temples gave 2 more each."]
+    state = play(go_to(play(state, {"type": "gold", "player": 0, "amount": 2}),
+                       "construction", turn=2),
+                 {"type": "build", "player": 0, "building": "temple", "level": 2,
+                  "resource_gold": 3})
+    state = go_to(state, "income", turn=3)
+    assert [p["gold"] for p in view(state)["players"]] == [8 + 2 - 3 + 2, 7 + 2, 10 + 4]
+    assert view(state)["reminders"][1] == "Cy's Temple gave 2 more."
+
+
+@pytest.mark.parametrize("level, gold, match", [
+    (1, 3, "A level-1 Temple takes a Crystal or 2 Gold, not 3 Gold."),
+    (1, 10, "A level-1 Temple takes a Crystal or 2 Gold, not 10 Gold."),
+    (2, 2, "A level-2 Temple takes 2 Crystal or 3 Gold, not 2 Gold."),
+])
+def test_the_temple_is_paid_with_two_gold_at_level_one_and_three_at_level_two(level, gold,
+                                                                              match):
+    # 0 to 10 Gold were taken (session 13)
+    state = play(go_to(three(), "construction"), {"type": "gold", "player": 0, "amount": 10})
+    refused(state, {"type": "build", "player": 0, "building": "temple", "level": level,
+                    "resource_gold": gold}, IllegalAction, f"^{match}$")
+
+
 def test_history_records_lp_after_each_turn():
     state = play(go_to(three(), "income"), {"type": "lp", "player": 1, "amount": 4})
     state = go_to(state, "recruitment", turn=2)
@@ -169,6 +203,32 @@ def test_a_kept_copy_keeps_its_age_and_the_younger_copy_stays():
     assert [u["aged"] for u in view(state)["players"][0]["front"]] == [True, False]
     state = play(go_to(state, "deployment", turn=3), deploy(0, ["knight"]))
     assert view(state)["players"][0]["front"][0]["aged"] is True, "the old one died"
+
+
+def test_an_aged_unit_swapped_for_a_fresh_copy_is_paid_for_and_unaged():
+    # matched by id, the fresh Knight kept the aged one's token and cost nothing (session 13)
+    state = play(go_to(three(), "deployment"), deploy(0, ["knight", "veteran"]))
+    state = go_to(state, "deployment", turn=2)
+    assert [u["aged"] for u in view(state)["players"][0]["front"]] == [True, True]
+    state, events = act(state, {**deploy(0, ["knight", "veteran"]), "discard": ["knight"]})
+    p = view(state)["players"][0]
+    assert [(u["unit"], u["aged"]) for u in p["front"]] == [("knight", False),
+                                                             ("veteran", True)]
+    assert events[0].data["cost"] == 1 and p["gold"] == 2 + 2 - 1
+    state = go_to(state, "deployment", turn=3)
+    assert [u["unit"] for u in view(state)["players"][0]["front"]] == ["knight"], \
+        "the fresh Knight lives through the Aging the old one died in"
+
+
+def test_only_units_in_play_can_be_discarded():
+    state = play(go_to(three(), "deployment"), deploy(0, ["knight", "knight"]))
+    state = go_to(state, "deployment", turn=2)
+    refused(state, {**deploy(0, ["knight"]), "discard": ["cook"]}, IllegalAction,
+            "^Ann has no Cook in play to discard.$")
+    refused(state, {**deploy(0, ["knight"]), "discard": ["knight"] * 3}, IllegalAction,
+            "^Ann has 2 Knight in play, not 3 to discard.$")
+    state = play(state, {**deploy(0, ["knight", "knight"]), "discard": ["knight"] * 2})
+    assert view(state)["players"][0]["gold"] == 3 - 2 + 2 - 2, "two fresh Knights paid for"
 
 
 def test_land_cost_is_two_gold_per_building_owned_and_upgrades_skip_it():

@@ -11,6 +11,7 @@ import sqlite3
 
 import pytest
 
+from companion.errors import NotNow
 from companion.journal import Journal, StorageError
 from companion.session import Session
 from tests.support.clock import FakeClock
@@ -48,6 +49,47 @@ def test_undoing_a_phase_that_ran_out_stays_in_that_phase(journal, clock):
     clock.advance(600)
     assert session.tick() is None  # it stays until the host moves on
     assert session.act({"type": "next"})["phase"] == "deployment"
+
+
+def test_the_phase_that_ran_out_comes_back_shown_as_times_up_not_running(
+        tmp_path, journal, clock):
+    # after the undo the timer stayed "running" with its deadline in the past: the phones
+    # showed a red "0 left" and the host a Pause button (session 13)
+    session = tales(journal, clock)
+    clock.advance(61)
+    session.tick()
+    clock.advance(5)
+    undone = session.undo()
+    assert undone["timer"] == {"duration": 60.0, "running": False, "deadline": None,
+                               "remaining_at_pause": 0.0}
+    assert undone["times_up"] is True
+    journal.close()
+    with Journal(tmp_path) as again:  # the same after a restart
+        restarted = Session(again, clock=clock)
+        assert restarted.state()["timer"] == undone["timer"]
+        assert restarted.state()["times_up"] is True
+        with pytest.raises(NotNow, match="Time is up for Recruitment; add time or move on"):
+            restarted.act({"type": "resume"})
+        with pytest.raises(NotNow, match="not running"):
+            restarted.act({"type": "pause"})
+
+
+def test_actions_after_the_held_undo_replay_to_the_same_state(tmp_path, journal, clock):
+    session = tales(journal, clock)
+    clock.advance(61)
+    session.tick()
+    clock.advance(5)
+    session.undo()
+    session.act({"type": "gold", "player": 0, "amount": 2})
+    assert session.state()["times_up"] is True, "still held after a ledger entry"
+    clock.advance(3)
+    live = session.act({"type": "add_time", "seconds": 30})
+    assert live["timer"]["running"] and live["times_up"] is False
+    journal.close()
+    with Journal(tmp_path) as again:
+        replayed = Session(again, clock=clock).state()
+    assert {k: v for k, v in replayed.items() if k != "events"} == {
+        k: v for k, v in live.items() if k != "events"}
 
 
 def test_after_the_undo_time_added_runs_and_runs_out_again(journal, clock):

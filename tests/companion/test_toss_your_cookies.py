@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from companion.errors import ActionError, IllegalAction, InvalidAction, NotNow
 from companion.games import find_game
 from companion.games import toss_your_cookies as game
+from companion.games import toss_your_cookies_rules as rules_module
 from tests.support import rules
 from tests.support.rules import T0, apply_action
 
@@ -117,8 +118,66 @@ def test_a_pass_or_swap_roll_is_shown_and_the_dice_go_left():
     v = game.public_state(state)
     assert (v["current"], v["phase"], v["last_roll"]["by"]) == (1, "roll", 0)
     state, events = act(state, roll("swap", "all"))
-    assert events[0].data["text"].startswith("Swap all their: Bob gives")
+    assert events[0].data["text"] == "Swap all: Bob swaps whole hands with any one player."
     assert game.public_state(state)["current"] == 2
+
+
+#: Every roll the dice (or the Toss button, number None) can make, and what the table is
+#: told: shown large on every phone and the TV, so it must read as English.
+ROLL_TEXTS = {
+    ("swap", "1"): "Swap 1: Ann gives 1 card to any one player and takes as many blind from "
+                   "them.",
+    ("swap", "2"): "Swap 2: Ann gives 2 cards to any one player and takes as many blind from "
+                   "them.",
+    ("swap", "3"): "Swap 3: Ann gives 3 cards to any one player and takes as many blind from "
+                   "them.",
+    ("swap", "all"): "Swap all: Ann swaps whole hands with any one player.",
+    ("pass-left", "1"): "Pass left 1: everyone passes 1 card face down to the left.",
+    ("pass-left", "2"): "Pass left 2: everyone passes 2 cards face down to the left.",
+    ("pass-left", "3"): "Pass left 3: everyone passes 3 cards face down to the left.",
+    ("pass-left", "all"): "Pass left all: everyone passes their whole hand face down to the "
+                          "left.",
+    ("pass-right", "1"): "Pass right 1: everyone passes 1 card face down to the right.",
+    ("pass-right", "2"): "Pass right 2: everyone passes 2 cards face down to the right.",
+    ("pass-right", "3"): "Pass right 3: everyone passes 3 cards face down to the right.",
+    ("pass-right", "all"): "Pass right all: everyone passes their whole hand face down to "
+                           "the right.",
+    ("toss", "1"): "Toss 1: everyone picks 1 card; on \"One, two, three, Toss!\" toss it face "
+                   "up in the middle and grab one back.",
+    ("toss", "2"): "Toss 2: everyone picks 2 cards; on \"One, two, three, Toss!\" toss them "
+                   "face up in the middle and grab as many back.",
+    ("toss", "3"): "Toss 3: everyone picks 3 cards; on \"One, two, three, Toss!\" toss them "
+                   "face up in the middle and grab as many back.",
+    ("toss", "all"): "Toss all: on \"One, two, three, Toss!\" everyone tosses their whole "
+                     "hand face up in the middle and grabs as many cards back.",
+    ("toss", None): "Toss: everyone picks as many cards as the number die shows; on \"One, "
+                    "two, three, Toss!\" toss them face up in the middle and grab as many "
+                    "back.",
+    ("swap", "milk"): "Milk swap: whoever holds the milk gives it to Ann, who first lets them "
+                      "draw one card blind (nothing happens if Ann holds it).",
+    ("pass-left", "milk"): "Milk pass left: whoever holds the milk passes it left; the "
+                           "receiver first lets them draw one card blind.",
+    ("pass-right", "milk"): "Milk pass right: whoever holds the milk passes it right; the "
+                            "receiver first lets them draw one card blind.",
+    ("toss", "milk"): "Milk toss: on Toss! whoever holds the milk tosses it in the middle; "
+                      "everyone else grabs for it, and the grabber lets the tosser draw one "
+                      "card blind. The tosser may not grab it.",
+}
+
+
+def test_the_roll_text_table_covers_every_face_of_both_dice():
+    faces = {(a, n) for a in rules_module.ACTION_FACES for n in rules_module.NUMBER_FACES}
+    assert set(ROLL_TEXTS) == faces | {("toss", None)}
+
+
+@pytest.mark.parametrize("faces, text", ROLL_TEXTS.items(), ids=[f"{a}-{n}" for a, n in ROLL_TEXTS])
+def test_every_roll_reads_as_english(faces, text):
+    # was "Toss all their: everyone picks all their cards", "Toss their chosen: ..."
+    action, number = faces
+    data = {"type": "toss"} if number is None else roll(action, number)
+    state, events = act(four(), data)
+    assert events[0].data["text"] == text
+    assert game.public_state(state)["last_roll"]["text"] == text
 
 
 @pytest.mark.parametrize("action, words", [
@@ -185,6 +244,14 @@ def test_a_skip_meant_for_the_countdown_does_not_end_the_scramble():
     assert game.public_state(state)["phase"] == "roll"
 
 
+def test_a_skip_meant_for_the_scramble_during_the_countdown_says_it_has_not_started():
+    # it said "The scramble is already over" (session 13)
+    state = play(four(), roll("toss", 2))
+    refused(state, {"type": "skip", "phase": "scramble", "at": T0 + 1}, NotNow,
+            "^The scramble has not started yet: the countdown is on.$")
+    assert game.public_state(state)["phase"] == "countdown"
+
+
 def test_without_a_scramble_timer_the_scramble_waits_for_skip():
     state = play(four(scramble_seconds=0), roll("toss", 2), {"type": "timeout", "at": T0 + 5})
     assert game.public_state(state)["phase"] == "scramble" and game.deadline(state) is None
@@ -207,8 +274,19 @@ def test_roll_faces_are_read_as_numbers_or_words():
     assert game.parse_action(roll("toss", "2")) == game.parse_action(roll("toss", 2))
     for bad in ({"action": "jump", "number": 1}, {"action": "toss", "number": 4},
                 {"action": "toss", "number": True}, {"action": "swap"}):
-        with pytest.raises(InvalidAction, match="die shows"):
+        with pytest.raises(InvalidAction, match="die shows|die is missing"):
             game.parse_action({"type": "roll", "at": T0, **bad})
+
+
+def test_a_claimed_hand_of_more_than_seven_cards_is_refused():
+    # 13 cards were accepted (session 13): every roll keeps a hand at the 7 dealt
+    thirteen = ["chocolate-chip"] * 6 + ["wild"] * 2 + ["half-eaten", "milk"] + ["fortune"] * 3
+    refused(four(), claim(2, thirteen), IllegalAction, "^A hand holds 7 cards, not 13.$")
+    refused(four(), claim(2, WIN + ["fortune"]), IllegalAction, "not 8")
+    state, _ = act(four(), claim(2, WIN))  # the 7 dealt
+    assert state.wins[2] == 1
+    state, _ = act(four(), claim(2, WIN[:-1]))  # fewer shown: the cards that win are enough
+    assert state.wins[2] == 1
 
 
 # -- the virtual roll --------------------------------------------------------------------
@@ -230,9 +308,25 @@ def test_prepare_fills_a_virtual_roll_from_the_given_random_source():
 def test_prepare_keeps_given_faces_and_other_actions():
     typed = game.prepare(four(), roll("swap", 1), random.Random(0))
     assert typed == roll("swap", 1)
-    half = game.prepare(four(), {"type": "roll", "action": "toss"}, random.Random(0))
-    assert half["action"] == "toss" and half["number"] in ("1", "2", "3", "all", "milk")
     assert game.prepare(four(), {"type": "skip"}, random.Random(0)) == {"type": "skip"}
+
+
+@pytest.mark.parametrize("half, missing", [({"action": "swap"}, "number"),
+                                           ({"number": 2}, "action")])
+def test_half_a_roll_is_refused_not_filled_in(half, missing):
+    # {"type": "roll", "action": "swap"} became a virtual "Milk swap" (session 13)
+    data = {"type": "roll", **half}
+    prepared = game.prepare(four(), data, random.Random(0))
+    assert prepared == data, "no face invented"
+    refused(four(), prepared, InvalidAction,
+            f"Enter both dice: the {missing} die is missing \\(leave both out")
+
+
+def test_a_roll_marked_virtual_rolls_the_faces_left_out():
+    data = {"type": "roll", "action": "toss", "virtual": True}
+    prepared = game.prepare(four(), data, random.Random(0))
+    assert prepared["action"] == "toss" and prepared["virtual"] is True
+    assert prepared["number"] in ("1", "2", "3", "all", "milk")
 
 
 # -- Snickerdoodle and rounds ------------------------------------------------------------
@@ -251,7 +345,7 @@ def test_five_of_one_cookie_with_wilds_and_the_milk_wins_the_round():
     (["chocolate-chip"] * 3 + ["wild", "milk"], IllegalAction, "at most 4 of one cookie"),
     (["chocolate-chip"] * 2 + ["wild"] * 3 + ["milk"], IllegalAction, "2 wild cards, not 3"),
     (["fudge-swirl"] * 5 + ["milk"], IllegalAction, "Fudge Swirl Cookie cards are not"),
-    (["iced-sugar"] * 7 + ["milk"], IllegalAction, "6 Iced Sugar Cookie cards, not 7"),
+    (["iced-sugar"] * 7, IllegalAction, "6 Iced Sugar Cookie cards, not 7"),
     (["milk", "milk"] + ["fortune"] * 5, IllegalAction, "1 milk card, not 2"),
     (["cake"], InvalidAction, "no card 'cake'"),
 ])

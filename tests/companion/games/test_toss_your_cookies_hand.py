@@ -60,6 +60,7 @@ def test_cookie_names_are_said_as_at_the_table():
     (["milk", "half-eaten"], None, "Only the milk: Snickerdoodle needs five of one cookie too."),
     (["fudge-swirl"] * 5 + ["milk"], None, "The Fudge Swirl Cookie cards are not in this game."),
     (["wild"] * 3 + ["fortune"] * 2 + ["milk"], None, "This game has 2 wild cards, not 3."),
+    (CC4_WILD + ["milk", "fortune", "fortune"], None, "A hand holds 7 cards, not 8."),
 ])
 def test_a_shown_hand_gets_a_verdict_a_player_understands(hand, cookie, sentence):
     assert hand_verdict(hand, COOKIES, 4) == (cookie, sentence)

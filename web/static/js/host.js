@@ -72,6 +72,7 @@ const Host = {
     }
     this.renderRecent(state, controls);
     document.getElementById("correct-card").hidden = !state.game || state.over;
+    document.getElementById("rename-card").hidden = !state.game || state.over;
     document.getElementById("preview-card").hidden = !state.camera;
     const game = GAMES[state.game];
     teachOffered(!game || game.cards);
@@ -79,7 +80,7 @@ const Host = {
     idle.hidden = !game || game.camera;
     idle.textContent = idle.hidden ? "" : "The camera reads nothing in " + game.name + ": the host taps what happens. The picture only helps to aim the camera.";
     previewNotice(state.camera);
-    if (state.game && !state.over) Correction.render(state);
+    if (state.game && !state.over) { Correction.render(state); Rename.render(state); }
     const details = document.getElementById("new-game");
     const setup = !state.game || state.over;
     if (setup) details.open = true;
@@ -135,6 +136,18 @@ function clock(at) {
   return new Date(at * 1000).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
 }
 
+/** The name of the player an action names, by seat index or by name in any case (the API
+ *  takes both): "Ann" for 0, "ann" or "Ann". A name not at the table is shown as sent. Every
+ *  game's Recent line names players through this. */
+function playerName(ref) {
+  const players = Host.state ? Host.state.players : [];
+  if (typeof ref === "number") return players[ref] ? players[ref].name : "seat " + (ref + 1);
+  if (typeof ref !== "string") return "?";
+  const said = ref.trim().toLocaleLowerCase();
+  const found = players.find((p) => p.name.toLocaleLowerCase() === said);
+  return found ? found.name : ref;
+}
+
 const ACTION_WORDS = {toggle: "Timer start / pause", start: "Timer start", resume: "Timer start", pause: "Timer pause",
                       next: "Next", skip: "Skip ahead", timeout: "Time's up", toss: "Toss", pass: "Pass",
                       bank: "Bank", accept: "Accept", block: "Don't Be SORRY!", "no-counter": "No counter",
@@ -142,11 +155,11 @@ const ACTION_WORDS = {toggle: "Timer start / pause", start: "Timer start", resum
 
 function describeAction(action) {
   if (action.type === "add_time") return "+" + action.seconds + " s on the timer";
+  if (action.type === "rename") return "Renamed " + (typeof action.player === "string" ? action.player : "seat " + (action.player + 1)) + " to " + action.name;
   const listed = (k) => k !== "type" && k !== "at" && k !== "turn";  // turn: whose turn it was, added by the session
   if (ACTION_WORDS[action.type] && !Object.keys(action).some(listed)) return ACTION_WORDS[action.type];
   if (action.type === "correct") {
-    const who = Host.state && Host.state.players[action.player] ? Host.state.players[action.player].name : "seat " + (action.player + 1);
-    return "Correction: " + who + " " + (action.delta > 0 ? "+" : "") + action.delta + " (" + action.reason + ")";
+    return "Correction: " + playerName(action.player) + " " + (action.delta > 0 ? "+" : "") + action.delta + " (" + action.reason + ")";
   }
   const rest = Object.entries(action).filter(([k]) => listed(k))
     .map(([k, v]) => k + " " + (typeof v === "object" ? JSON.stringify(v) : v));

@@ -89,6 +89,7 @@ const Touch = {
     const timer = state.timer;
     const running = Boolean(timer && timer.running);
     const started = timer && !running && typeof timer.remaining_at_pause === "number" && timer.remaining_at_pause < timer.duration;
+    const spent = started && timer.remaining_at_pause === 0;  // time's up: nothing to resume (add time or move on)
     return h("div", {class: "timer-bar"},
       h("div", {class: "timer-big"}, timerView(timer, "host-clock")
         || h("span", {class: "clock paused none", id: "no-timer", text: state.phase ? "No timer in this phase" : "No timer"})),
@@ -96,7 +97,7 @@ const Touch = {
         // what the button says, not "toggle": a tap after the timer button on the table
         // (or another host) changed it is refused, instead of undoing what they did
         Touch.act(running ? "Pause" : started ? "Resume" : "Start timer", {type: running ? "pause" : "resume"},
-                  send, {tone: Touch.timerWaits(state) ? "primary" : "ghost", id: "timer-toggle", disabled: !timer}),
+                  send, {tone: Touch.timerWaits(state) ? "primary" : "ghost", id: "timer-toggle", disabled: !timer || spent}),
         Touch.act("+30 s", {type: "add_time", seconds: 30}, send,
                   {tone: "ghost", id: "add-time", disabled: !timer || (!running && opts && opts.addWhilePaused === false)})),
       extra || null);

@@ -99,13 +99,13 @@
     switch (a.type) {
       case "toss": return by ? by + " tosses" : "Toss";
       case "pass": return by ? by + " passes" : "Pass";
-      case "hazard": return "Hazard: " + a.player + " plays " + (NAMES[a.card] || a.card);
+      case "hazard": return "Hazard: " + playerName(a.player) + " plays " + (NAMES[a.card] || a.card);
       case "counter": return "Counter: " + (NAMES[a.card] || a.card);
       case "flip": return "Flip: " + a.cards.map((c) => NAMES[c] || c).join(" + ");
       case "pick": return "Pick: " + (NAMES[a.card] || a.card);
-      case "bully": return "Bully on " + a.target;
-      case "flat-tire": return "Flat Tire on " + a.target;
-      case "leave": return a.player + " leaves the table";
+      case "bully": return "Bully on " + playerName(a.target);
+      case "flat-tire": return "Flat Tire on " + playerName(a.target);
+      case "leave": return playerName(a.player) + " leaves the table";
       case "sprinklers": return a.discard ? "Sprinklers: a second card discarded, +1" : "Sprinklers: no discard";
       default: return describeAction(a);
     }

@@ -79,12 +79,11 @@
   }
 
   function describe(a) {
-    const who = (seat) => Host.state && Host.state.players[seat] ? Host.state.players[seat].name : "seat " + (seat + 1);
-    const by = Host.state && Host.state.players[a.turn] ? who(a.turn) + " rolls" : "Roll";  // turn: the roller's seat
+    const by = Host.state && Host.state.players[a.turn] ? playerName(a.turn) + " rolls" : "Roll";  // turn: the roller's seat
     const said = (pairs, value) => Object.fromEntries(pairs)[value] || value;  // "pass-left" -> "Pass left"
     if (a.type === "roll") return a.action ? by + ": " + said(ACTIONS, a.action) + " " + said(NUMBERS, a.number) + (a.virtual ? " (virtual)" : "") : by;
-    if (a.type === "snickerdoodle") return "Snickerdoodle! " + who(a.player) + (a.hand ? " (hand checked)" : "");
-    if (a.type === "claim") return "Snickerdoodle? " + who(a.player) + " shows the hand";
+    if (a.type === "snickerdoodle") return "Snickerdoodle! " + playerName(a.player) + (a.hand ? " (hand checked)" : "");
+    if (a.type === "claim") return "Snickerdoodle? " + playerName(a.player) + " shows the hand";
     if (a.type === "withdraw") return "Claim withdrawn";
     return describeAction(a);
   }

@@ -25,7 +25,7 @@
         state.phase_number ? phaseSteps(state) : null,
         h("div", {class: "tales-row"},
           h("div", {class: "countdown-box"},
-            timerView(state.timer, "phase-timer") || h("span", {class: "clock paused", text: "—"}),
+            timerView(state.timer, "phase-timer"),  // an untimed phase: only the words, no big dash
             h("p", {class: "step-text", text: state.times_up ? "Time's up!" : state.timer ? (state.timer.running ? "left" : "paused") : "no timer"})),
           state.phase === "recruitment" ? h("div", {class: "direction", id: "direction"},
             h("span", {class: "dir-arrow", text: left ? "←" : "→"}),
