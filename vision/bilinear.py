@@ -73,7 +73,7 @@ def _blend(taps: np.ndarray, fx: np.ndarray, fy: np.ndarray) -> np.ndarray:
     for k, (wx, wy) in enumerate(((near_x, near_y), (fx, near_y), (near_x, fy), (fx, fy))):
         np.multiply(wx, wy, out=weights[k])
     if taps.ndim > weights.ndim:  # one weight per channel, laid out as the taps (a copy)
-        flat = weights.reshape(-1, 1)
+        flat = weights.reshape(-1, fx.shape[-1] if fx.ndim else 1)  # wide rows: quick
         weights = cv2.merge([flat] * taps.shape[-1]).reshape(taps.shape)
     if taps.dtype == np.float32:
         parts = taps * weights

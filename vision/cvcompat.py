@@ -63,9 +63,16 @@ def _warp(opencv: Callable[..., np.ndarray], src: np.ndarray, m: np.ndarray,
           dsize: tuple[int, int], flags: int, border: int,
           value: float | tuple[float, ...]) -> np.ndarray:
     """``opencv`` (warpPerspective or warpAffine) itself, or on OpenCV 4.x its bilinear
-    cases in numpy: each output pixel samples the source where the inverse map sends it."""
+    cases sampled exactly: each output pixel where the inverse map sends it."""
     if not QUANTISED_WARPS or flags & ~cv2.WARP_INVERSE_MAP not in _BILINEAR:
         return opencv(src, m, dsize, flags=flags, borderMode=border, borderValue=value)
+    return sample_bilinear(src, *_positions(m, dsize, flags), border, value)
+
+
+def _positions(m: np.ndarray, dsize: tuple[int, int], flags: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Where each pixel of a (width, height) ``dsize`` output of the warp ``m`` (2x3 or 3x3,
+    float64) samples its source: x and y, each (height, width) float64."""
     inv = m if m.shape == (3, 3) else np.vstack([m, [0.0, 0.0, 1.0]])
     if not flags & cv2.WARP_INVERSE_MAP:
         inv = np.linalg.inv(inv)
@@ -78,7 +85,7 @@ def _warp(opencv: Callable[..., np.ndarray], src: np.ndarray, m: np.ndarray,
         den = inv[2, 0] * xs + inv[2, 1] * ys + inv[2, 2]
         den = np.where(den == 0, np.inf, 1.0 / np.where(den == 0, 1, den))
         mx, my = mx * den, my * den
-    return sample_bilinear(src, mx, my, border, value)
+    return mx, my
 
 
 def remap(src: np.ndarray, map_x: np.ndarray, map_y: np.ndarray, interpolation: int, *,
