@@ -13,6 +13,8 @@ which picamera2 needs. Where they differ, vision calls this module instead of gu
   enough to change which face a worn card is named as on a Pi. On 4.x the bilinear cases
   are computed the way OpenCV 5 does them (exact positions, float blend, rounded half to
   even; ``vision/bilinear.py``); nearest-neighbour sampling is left to OpenCV.
+- ``approxPolyDP``: OpenCV 4.13 and 5 measure a point's distance to the chord's segment,
+  earlier ones to its line; on those it is done here as 5 does (``vision/polydp.py``).
 """
 
 from __future__ import annotations
@@ -23,12 +25,32 @@ import cv2
 import numpy as np
 
 from vision.bilinear import sample_bilinear
+from vision.polydp import approx_poly_dp as _approx_poly_dp
 
 LOG_SILENT = 0
 LOG_ERROR = 2
 #: OpenCV before 5 blends warps at positions rounded to 1/32 pixel.
 QUANTISED_WARPS = int(cv2.__version__.split(".")[0]) < 5
 _BILINEAR = (cv2.INTER_LINEAR, cv2.INTER_AREA)  # a warp with INTER_AREA is bilinear
+
+
+def _segment_dp() -> bool:
+    """Does this OpenCV's approxPolyDP measure to the chord's segment (4.13, 5), not its
+    line? A point beyond the chord's end, on its line, tells."""
+    curve = np.array([[[0, 0]], [[30, 0]], [[10, 0]]], np.int32)
+    return len(cv2.approxPolyDP(curve, 1.0, False)) == 3
+
+
+#: approxPolyDP measures a point's distance to the chord's segment, as vision expects.
+SEGMENT_DP = _segment_dp()
+
+
+def approx_poly_dp(curve: np.ndarray, epsilon: float, closed: bool) -> np.ndarray:
+    """``cv2.approxPolyDP`` of int32 points as OpenCV 5 does it on every version (earlier
+    ones measure to the chord's line: ``vision/polydp.py``)."""
+    if SEGMENT_DP or np.asarray(curve).dtype != np.int32:
+        return cv2.approxPolyDP(curve, epsilon, closed)
+    return _approx_poly_dp(curve, epsilon, closed)
 
 
 def set_log_level(level: int) -> int:
