@@ -5,7 +5,7 @@ exact position, and the card naming sits on margins that rounding moves. On 4.x 
 samples here instead: the positions' integer parts and float32 weights are computed once,
 the four neighbours are fetched by ``cv2.remap`` with ``INTER_NEAREST`` on integer maps (a
 plain copy, which OpenCV does not round, borders included), and blended in float32 in a
-fixed order. It is about 5x quicker than the numpy fancy indexing it replaced, with the same
+fixed order. It is about 3x quicker than the numpy fancy indexing it replaced, with the same
 bits: a fetch is a copy, and the blend's float32 operations are the same, in the same order.
 Sources OpenCV cannot fetch that way (more than 4 channels, other dtypes, positions beyond
 int16, a fill value the image's dtype cannot hold) take the numpy indexing path.
