@@ -14,7 +14,10 @@ import zlib
 import cv2
 import numpy as np
 
+from scenes.faces_opencv5 import spec_key, stored
+
 FACE_H, FACE_W = 352, 252
+_OLD_TEXT = int(cv2.__version__.split(".")[0]) < 5  # putText draws the Hershey fonts
 _PALETTE = [(60, 60, 200), (200, 120, 40), (40, 150, 60), (30, 170, 220), (150, 60, 150),
             (90, 90, 90), (20, 110, 200), (170, 150, 40)]
 _ICONS = ("circle", "triangle", "square", "star", "diamond", "cross")
@@ -47,7 +50,12 @@ def deck_specs(size: int = 24) -> dict[str, dict]:
 
 
 def draw_face(spec: dict) -> np.ndarray:
-    """Draw one face from its spec (deterministic)."""
+    """Draw one face from its spec (deterministic; on OpenCV 4.x the stored faces of
+    ``faces_opencv5`` for the specs it holds, as OpenCV 5 draws their text)."""
+    if _OLD_TEXT:
+        hit = stored().get(spec_key(spec))
+        if hit is not None:
+            return hit.copy()
     ss = 2
     h, w = FACE_H * ss, FACE_W * ss
     img = np.full((h, w, 3), 246, np.uint8)

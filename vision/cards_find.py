@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from vision.cards_view import true_aspects
+from vision.cvcompat import approx_poly_dp
 
 
 @dataclass(frozen=True)
@@ -204,13 +205,13 @@ def contour_shape(contour: np.ndarray, lo: float, hi: float, params: FindParams,
     clean = None
     hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
-    approx = cv2.approxPolyDP(hull, 0.04 * peri, True).reshape(-1, 2).astype(np.float32)
+    approx = approx_poly_dp(hull, 0.04 * peri, True).reshape(-1, 2).astype(np.float32)
     hull_area = cv2.contourArea(hull)
     if len(approx) == 4 and lo <= hull_area <= hi and cv2.isContourConvex(approx):
         if cv2.contourArea(contour) > 0.88 * cv2.contourArea(approx):
             clean = approx
     pts = contour.reshape(-1, 2).astype(np.float32)
-    poly = cv2.approxPolyDP(contour, 0.012 * cv2.arcLength(contour, True), True)
+    poly = approx_poly_dp(contour, 0.012 * cv2.arcLength(contour, True), True)
     poly = poly.reshape(-1, 2).astype(np.float32)
     if not corners or len(poly) < 3 or len(poly) > 40:
         return clean, pts, []

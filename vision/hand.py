@@ -29,6 +29,7 @@ import numpy as np
 
 import cv2
 
+from vision.cvcompat import approx_poly_dp
 from vision.hand_pixels import changed_mask, measure, rare_mask, skin_mask
 
 
@@ -222,7 +223,7 @@ def _is_straight(region: np.ndarray, box: tuple[int, int, int, int], small: tupl
     hull = cv2.contourArea(cv2.convexHull(outline))
     if float(region.sum()) < params.max_straight * hull:
         return False  # not convex: fingers, or a hand holding something
-    pts = cv2.approxPolyDP(outline, 1.2, True)[:, 0, :] + np.array(box[:2])
+    pts = approx_poly_dp(outline, 1.2, True)[:, 0, :] + np.array(box[:2])
     ends = np.roll(pts, -1, axis=0)
     lengths = np.hypot(*(ends - pts).T)
     h, w = small

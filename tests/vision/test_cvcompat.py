@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from hardware import opencv_cam
-from vision import cvcompat
+from vision import bilinear, cvcompat
 from vision.cvcompat import LOG_ERROR, LOG_SILENT, set_log_level
 
 
@@ -73,5 +73,5 @@ def test_constant_border_fills_outside_pixels_like_opencv():
 
 
 def test_reflect_mirrors_outside_indices_with_the_edge_repeated():
-    got = cvcompat._reflect(np.arange(-4, 8), 3)
+    got = bilinear._reflect(np.arange(-4, 8), 3)
     assert got.tolist() == [2, 2, 1, 0, 0, 1, 2, 2, 1, 0, 0, 1]  # cba|abc|cba|ab
