@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
+from companion.games.result import result_json
 from companion.games.sorry_21_cards import PAWNS, pawns_home
 
 if TYPE_CHECKING:  # the type only: sorry_21 imports this module
@@ -49,7 +50,31 @@ def state_json(state: State, *, game: str, winners: Sequence[str]) -> dict[str, 
         "longer": state.longer,
         "goal": state.goal,
         "history": [list(progress) for progress in state.history],
+        "result": result_json(names, state.progress, winners, over=state.over, left=state.left,
+                              rank=lambda s: _rank(state, s), why=_why(state)),
     }
+
+
+def _distance(total: int) -> int:
+    """How far a tiebreaker pile is from 21, a pile over 21 after every pile under it."""
+    return 21 - total if total <= 21 else 100 + total
+
+
+def _rank(state: State, seat: int) -> tuple[int, ...]:
+    """The final order: most pawn flips, then, among the players tied on the goal, the
+    closest tiebreaker pile to 21 (the deciding tiebreaker round)."""
+    piles = dict(state.tiebreak) if state.champion is not None else {}
+    return (-state.progress[seat], _distance(piles[seat]) if seat in piles else 0)
+
+
+def _why(state: State) -> str | None:
+    """ "Ben wins the tiebreaker: Ben 21, Ann 25 (over 21)." once a tiebreaker decided."""
+    if not state.over or state.champion is None:
+        return None
+    piles = sorted(state.tiebreak, key=lambda report: (_distance(report[1]), report[0]))
+    said = ", ".join(f"{state.players[s]} {t}" + (" (over 21)" if t > 21 else "")
+                     for s, t in piles)
+    return f"{state.players[state.champion]} wins the tiebreaker: {said}."
 
 
 def stage(state: State) -> str:

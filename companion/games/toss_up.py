@@ -27,6 +27,7 @@ from companion.games.base import (CORRECT_DOC, PLAYER, ActionDoc, Correct, Event
                                   check_leave, check_options,
                                   check_players, corrected, get_int, get_player, get_type,
                                   next_seat, parse_correct, seat_of)
+from companion.games.result import result_json
 
 ID = "toss-up"
 NAME = "Toss Up!"
@@ -290,7 +291,20 @@ def public_state(state: State) -> dict[str, Any]:
         "final_turns": [state.players[s] for s in state.final_turns],
         "odds": red_light_odds(state.dice_in_hand),
         "history": [list(scores) for scores in state.history],
+        "result": result_json(state.players, state.scores, winners(state), over=state.over,
+                              left=state.left, why=_why(state)),
     }
+
+
+def _why(state: State) -> str | None:
+    """Why the winner is not simply the highest total on the board: it left the table."""
+    if not state.over:
+        return None
+    top = max(range(len(state.players)), key=lambda s: state.scores[s])
+    if top not in state.left or state.players[top] in winners(state):
+        return None
+    return (f"{state.players[top]} left the table with {state.scores[top]}; "
+            "the highest total still at the table wins.")
 
 
 def _with(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:

@@ -1,0 +1,72 @@
+"""Headless Chromium on session 13's rules review: the winner card in the engine's final
+order (a tiebreaker's winner above its loser, a player who left last and marked), the
+Sorry! tiebreaker's piles, Toss Up!'s last-event line and final-round words, and the
+/tv end screens.
+
+Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
+under CI.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.test_browser_review import open_page, snap
+
+pytestmark = pytest.mark.browser
+
+
+def act(live_server: Any, **action: Any) -> dict:
+    status, body = live_server.request("POST", "/api/actions", action)
+    assert status == 200, body
+    return body
+
+
+def sorry_tiebreak(live_server: Any) -> None:
+    """Ann and Ben reach 4 pawns in Cy's bust; Ben wins the tiebreaker 21 to Ann's 25."""
+    assert live_server.request("POST", "/api/games", {
+        "game": "sorry-21", "players": ["Ann", "Ben", "Cy"]})[0] == 201
+    for who in ("Ann", "Ben"):
+        act(live_server, type="correct", player=who, delta=3, reason="three HOME")
+    for value in (10, 10, 5):  # Ann 10, Ben 20, Cy busts at 25
+        act(live_server, type="play", card=f"number-{value}")
+
+
+def final_rows(page: Any) -> list[str]:
+    return page.eval_on_selector_all(".final li", "(rows) => rows.map((r) => r.innerText.replace(/\\s+/g, ' ').trim())")
+
+
+def test_the_winner_card_puts_the_tiebreakers_winner_first_and_says_why(browser, live_server):
+    sorry_tiebreak(live_server)
+    act(live_server, type="tiebreak", player="Ann", cards=["number-10", "number-10", "number-5"])
+    body = act(live_server, type="tiebreak", player="Ben", cards=["slide-21"])
+    page = open_page(browser, live_server.url + "/")
+    page.wait_for_selector(f'#board[data-version="{body["version"]}"] .final')
+    snap(page, "review13-sorry-tiebreak-end")
+    assert final_rows(page) == ["Ben 4", "Ann 4", "Cy 0"]
+    assert page.inner_text("#tie-break") == "Ben wins the tiebreaker: Ben 21, Ann 25 (over 21)."
+    assert not page.js_errors
+    page.context.close()
+
+
+def test_the_winner_card_lists_a_player_who_left_last_and_marked(browser, live_server):
+    assert live_server.request("POST", "/api/games", {
+        "game": "toss-up", "players": ["Ann", "Ben", "Cleo", "Dan"],
+        "options": {"target": 5}})[0] == 201
+    for greens in (6, 8):  # Ann 6 opens the final round, Ben 8
+        act(live_server, type="roll", green=greens, yellow=10 - greens, red=0)
+        act(live_server, type="bank")
+    act(live_server, type="leave", player="Ann")
+    for greens in (2, 1):
+        act(live_server, type="roll", green=greens, yellow=10 - greens, red=0)
+        body = act(live_server, type="bank")
+    assert body["over"]
+    page = open_page(browser, live_server.url + "/")
+    page.wait_for_selector(f'#board[data-version="{body["version"]}"] .final')
+    snap(page, "review13-toss-up-left-end")
+    assert final_rows(page) == ["Ben 8", "Cleo 2", "Dan 1", "Ann left 6"]
+    assert page.get_attribute(".final li:last-child", "class").split() == ["left"]
+    assert not page.js_errors
+    page.context.close()
