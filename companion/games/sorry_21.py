@@ -284,7 +284,8 @@ def _tiebreak(state: State, seat: int, cards: tuple[str, ...]) -> tuple[State, l
     leaders = tuple(s for s, t in reports if under and t == max(under)) or state.tied
     if len(leaders) > 1:  # ruling: tied again (or all over 21) -> they play again
         events.append(Event("tiebreak", {"players": [state.players[s] for s in leaders]}))
-        return replace(state, tied=leaders, tiebreak=()), events
+        return replace(state, tied=leaders, tiebreak=(),
+                       tiebreak_rounds=state.tiebreak_rounds + (reports,)), events
     state = replace(state, tied=(), tiebreak=reports, champion=leaders[0], over=True)
     events.append(Event("game-over", {"winners": list(winners(state))}))
     return state, events

@@ -41,7 +41,12 @@ def state_json(state: State, *, game: str, winners: Sequence[str]) -> dict[str, 
             "target": None if pending.target is None else names[pending.target]},
         "tiebreak": None if not state.tied and state.champion is None else {
             "players": [names[s] for s in state.tied],
-            "piles": {names[s]: t for s, t in state.tiebreak}},
+            "piles": {names[s]: t for s, t in state.tiebreak},
+            # every round's piles (tied again: played again), this one last
+            "rounds": [{names[s]: t for s, t in reports}
+                       for reports in state.tiebreak_rounds + (state.tiebreak,) if reports],
+            "to_play": [names[s] for s in state.tied
+                        if all(s != seat for seat, _ in state.tiebreak)]},
         "last_round": None if last is None else {
             "round": last.number, "how": last.how, "player": names[last.player],
             "flipped": [names[s] for s in last.flipped], "total": last.total,
@@ -62,9 +67,11 @@ def _distance(total: int) -> int:
 
 def _rank(state: State, seat: int) -> tuple[int, ...]:
     """The final order: most pawn flips, then, among the players tied on the goal, the
-    closest tiebreaker pile to 21 (the deciding tiebreaker round)."""
-    piles = dict(state.tiebreak) if state.champion is not None else {}
-    return (-state.progress[seat], _distance(piles[seat]) if seat in piles else 0)
+    one who stayed in the tiebreaker longer, then the closer last pile to 21."""
+    rounds = [dict(reports) for reports in state.tiebreak_rounds + (state.tiebreak,)
+              if reports and state.champion is not None]
+    played = [piles[seat] for piles in rounds if seat in piles]
+    return (-state.progress[seat], -len(played), _distance(played[-1]) if played else 0)
 
 
 def _why(state: State) -> str | None:

@@ -70,3 +70,28 @@ def test_the_winner_card_lists_a_player_who_left_last_and_marked(browser, live_s
     assert page.get_attribute(".final li:last-child", "class").split() == ["left"]
     assert not page.js_errors
     page.context.close()
+
+
+def test_the_sorry_tiebreaker_says_who_plays_a_pile_and_keeps_every_rounds_piles(
+        browser, live_server):
+    # mid-tiebreaker nothing said who had to play; at game over the tiebreaker card was
+    # empty; a second round wiped the first one's piles
+    sorry_tiebreak(live_server)
+    page = open_page(browser, live_server.url + "/")
+    page.wait_for_selector('#board[data-version="6"] #tiebreak-now')
+    assert "Still to play: Ann, Ben." in page.inner_text("#tiebreak-now")
+    act(live_server, type="tiebreak", player="Ann", cards=["number-10", "number-9"])
+    page.wait_for_selector('#board[data-version="7"]')
+    snap(page, "review13-sorry-tiebreak-mid")
+    assert "Still to play: Ben." in page.inner_text("#tiebreak-now")
+    act(live_server, type="tiebreak", player="Ben", cards=["slide-15", "number-4"])  # 19 each
+    act(live_server, type="tiebreak", player="Ben", cards=["number-2"])
+    body = act(live_server, type="tiebreak", player="Ann", cards=["number-10", "number-10"])
+    page.wait_for_selector(f'#board[data-version="{body["version"]}"] #winner')
+    snap(page, "review13-sorry-tiebreak-rounds")
+    assert page.locator("#tiebreak-now").count() == 0
+    rounds = page.eval_on_selector_all("#tiebreak .tb-round", "(els) => els.map((e) => e.innerText.replace(/\\s+/g, ' ').trim())")
+    assert rounds == ["Round 1 · tied again Ann 19 Ben 19", "Round 2 Ben 2 Ann 20"]
+    assert final_rows(page) == ["Ann 4", "Ben 4", "Cy 0"]
+    assert not page.js_errors
+    page.context.close()
