@@ -15,6 +15,8 @@ Actions (JSON)::
 A player who leaves the table (``leave``) keeps their banked total on the board, but
 their seat is skipped from then on, they are owed no last turn and cannot win; leaving
 on one's own turn loses that turn's points. At least two players must stay.
+A final round that ends with nobody still at the table over ``target`` (the opener
+left, or a correction took them back) closes, and play goes on in seat order.
 """
 
 from __future__ import annotations
@@ -229,6 +231,10 @@ def _end_turn(state: State, events: list[Event]) -> tuple[State, list[Event]]:
     n = len(state.players)
     if final_round:
         final_turns = tuple(s for s in final_turns if s != seat)
+        if not final_turns and not _anyone_over(state):
+            # ruling: the opener left or was corrected back; nobody has won yet
+            final_round = False
+            events.append(Event("final-round-closed", {"target": state.target}))
     elif state.scores[seat] > state.target and seat not in state.left:
         final_round = True
         final_turns = tuple(s for s in ((seat + k) % n for k in range(1, n))
@@ -249,13 +255,20 @@ def _end_turn(state: State, events: list[Event]) -> tuple[State, list[Event]]:
     return state, events
 
 
+def _anyone_over(state: State) -> bool:
+    """True when a player still at the table has a total over the target."""
+    return any(score > state.target for seat, score in enumerate(state.scores)
+               if seat not in state.left)
+
+
 def winners(state: State) -> tuple[str, ...]:
     """The names of the winners once the game is over, else ().
 
     Order of decision: the game must be over; only players still at the table count
     (one who left cannot win); the highest total wins; equal highest totals share the
-    win (ruling). The highest total is over the target, since the final round only
-    opens when someone passes it (unless that player then left).
+    win (ruling). The highest total is over the target: a final round that ends with
+    nobody at the table over it (the opener left, or a correction took them back)
+    closes, and play goes on (ruling).
     """
     if not state.over:
         return ()

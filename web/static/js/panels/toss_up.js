@@ -115,6 +115,8 @@
         return {text: "All yellow: nothing happens", tone: "info"};
       case "final-round":
         return {text: "Final round! " + event.player + " has " + event.total, tone: "warn", sound: "warn"};
+      case "final-round-closed":
+        return {text: "Nobody is over " + event.target + ": the final round closes, play goes on", tone: "warn", sound: "warn"};
       case "game-over":
         return {text: "Game over!", tone: "good", sound: "win"};
       case "roll":
