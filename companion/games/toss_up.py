@@ -128,6 +128,9 @@ class State:
     turn_number: int = 1  # counts turns across the game, from 1
     history: tuple[tuple[int, ...], ...] = ()  # scores after each completed turn
     left: tuple[int, ...] = ()  # seats of the players who left the table, in order
+    #: how the last turn ended, for the scoreboard's line: (seat, "bank"/"red-light"/"leave",
+    #: points banked, points lost, total after)
+    last_turn: tuple[int, str, int, int, int] | None = None
 
 
 def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> State:
@@ -193,11 +196,14 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         total = state.scores[state.current] + state.points
         scores = _with(state.scores, state.current, total)
         events = [Event("bank", {"player": who, "points": state.points, "total": total})]
-        return _end_turn(replace(state, scores=scores), events)
+        ended = (state.current, "bank", state.points, 0, total)
+        return _end_turn(replace(state, scores=scores, last_turn=ended), events)
 
     if action.is_red_light:
         events = [Event("red-light", {"player": who, "lost": state.points})]
-        return _end_turn(replace(state, last_roll=action, rolled_by=state.current), events)
+        ended = (state.current, "red-light", 0, state.points, state.scores[state.current])
+        return _end_turn(replace(state, last_roll=action, rolled_by=state.current,
+                                 last_turn=ended), events)
 
     events = [Event("roll", {"player": who, "green": action.green,
                              "yellow": action.yellow, "red": action.red})]
@@ -214,9 +220,11 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
 
 def _leave(state: State, seat: int) -> tuple[State, list[Event]]:
     """``seat`` leaves: owed no last turn; on their own turn the dice pass on at once."""
+    lost = state.points if seat == state.current else 0
     events = [Event("leave", {"player": state.players[seat], "total": state.scores[seat],
-                              "lost": state.points if seat == state.current else 0})]
+                              "lost": lost})]
     state = replace(state, left=state.left + (seat,),
+                    last_turn=(seat, "leave", 0, lost, state.scores[seat]),
                     final_turns=tuple(s for s in state.final_turns if s != seat))
     if seat == state.current:
         return _end_turn(state, events)
@@ -277,6 +285,11 @@ def winners(state: State) -> tuple[str, ...]:
     return tuple(state.players[s] for s in staying if state.scores[s] == best)
 
 
+def note(state: State, data: Mapping[str, Any]) -> dict[str, Any]:
+    """What the host's recent list adds to an action taken in ``state``: a bank's points."""
+    return {"points": state.points} if data.get("type") == "bank" else {}
+
+
 def red_light_odds(dice: int) -> dict[str, float]:
     """Chances for a roll of ``dice`` dice: red light, all yellow, and no green at all."""
     no_green = 0.5**dice
@@ -304,9 +317,35 @@ def public_state(state: State) -> dict[str, Any]:
         "final_turns": [state.players[s] for s in state.final_turns],
         "odds": red_light_odds(state.dice_in_hand),
         "history": [list(scores) for scores in state.history],
+        "last_turn": _last_turn_json(state),
+        "needs": _needs(state),
         "result": result_json(state.players, state.scores, winners(state), over=state.over,
                               left=state.left, why=_why(state)),
     }
+
+
+def _last_turn_json(state: State) -> dict[str, Any] | None:
+    """How the last turn ended (a bank, a red light, a player leaving), or None."""
+    if state.last_turn is None:
+        return None
+    seat, how, points, lost, total = state.last_turn
+    out = {"player": state.players[seat], "how": how, "points": points, "total": total}
+    return out if how == "bank" else {**out, "lost": lost}
+
+
+def _needs(state: State) -> dict[str, Any] | None:
+    """In the final round: the points the player rolling must bank this turn to tie the
+    best total still at the table (None unless that total is over the target, since a
+    tie under it wins nothing) and to win (over it and over the target); else None."""
+    if not state.final_round or state.over:
+        return None
+    me = state.current
+    best = max(score for seat, score in enumerate(state.scores)
+               if seat != me and seat not in state.left)
+    mine = state.scores[me]
+    return {"player": state.players[me],
+            "tie": max(best - mine, 0) if best > state.target else None,
+            "win": max(max(best, state.target) + 1 - mine, 0)}
 
 
 def _why(state: State) -> str | None:

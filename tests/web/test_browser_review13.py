@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.web.browser_support import unlock_host
 from tests.web.test_browser_review import open_page, snap
 
 pytestmark = pytest.mark.browser
@@ -95,3 +96,35 @@ def test_the_sorry_tiebreaker_says_who_plays_a_pile_and_keeps_every_rounds_piles
     assert final_rows(page) == ["Ann 4", "Ben 4", "Cy 0"]
     assert not page.js_errors
     page.context.close()
+
+
+def test_toss_up_says_what_just_happened_and_what_the_final_round_needs(browser, live_server):
+    # no trace of a bank or a red light once the dice passed on; the heading kept saying
+    # "first past 100 triggers the final round" in the final round and after the game
+    assert live_server.request("POST", "/api/games", {
+        "game": "toss-up", "players": ["Ann", "Ben", "Cleo"], "options": {"target": 5}})[0] == 201
+    act(live_server, type="roll", green=6, yellow=4, red=0)
+    body = act(live_server, type="bank")  # Ann 6 opens the final round
+    page = open_page(browser, live_server.url + "/")
+    page.wait_for_selector(f'#board[data-version="{body["version"]}"] #last-turn')
+    snap(page, "review13-toss-up-final")
+    assert page.inner_text("#last-turn") == "Ann banked 6 (total 6)"
+    assert "Ben needs 6 to tie, 7 to win" in page.inner_text("#needs")
+    assert page.inner_text("#scores-label").lower() == "scores · final round: the highest total over 5 wins"
+    act(live_server, type="roll", green=2, yellow=8, red=0)
+    body = act(live_server, type="roll", green=0, yellow=7, red=1)  # Ben: red light, loses 2
+    page.wait_for_selector(f'#board[data-version="{body["version"]}"]')
+    assert page.inner_text("#last-turn") == "Ben: red light, 0 this turn (lost 2) · total 0"
+    act(live_server, type="roll", green=1, yellow=9, red=0)
+    body = act(live_server, type="bank")
+    page.wait_for_selector(f'#board[data-version="{body["version"]}"] #winner')
+    snap(page, "review13-toss-up-over")
+    assert page.inner_text("#scores-label").lower() == "final scores"
+    host = open_page(browser, live_server.url + "/login")
+    unlock_host(host, live_server)
+    host.wait_for_selector("#recent li")
+    assert "Cleo banks 1 point" in host.inner_text("#recent")
+    assert "Ann banks 6 points" in host.inner_text("#recent")
+    assert not page.js_errors and not host.js_errors
+    page.context.close()
+    host.context.close()
