@@ -22,7 +22,8 @@ def state_json(state: State, *, game: str, winners: Sequence[str]) -> dict[str, 
     for name, progress in zip(names, state.progress):
         home = pawns_home(progress)
         players.append({"name": name, "score": progress, "home": home, "start": PAWNS - home,
-                        "returning": progress > PAWNS, "left": name in left})
+                        "returning": state.longer and progress >= PAWNS,  # all 4 HOME: next flips go back
+                        "left": name in left})
     pending, last = state.pending, state.last_round
     return {
         "game": game,

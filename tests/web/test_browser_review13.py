@@ -128,3 +128,22 @@ def test_toss_up_says_what_just_happened_and_what_the_final_round_needs(browser,
     assert not page.js_errors and not host.js_errors
     page.context.close()
     host.context.close()
+
+
+def test_the_longer_game_shows_which_way_a_players_pawns_are_going(browser, live_server):
+    # Ben on 6 flips (2 HOME, 2 back at START) looked like Cy on 2: the direction was
+    # only in the aria-label
+    assert live_server.request("POST", "/api/games", {
+        "game": "sorry-21", "players": ["Ann", "Ben", "Cy"], "options": {"longer": True}})[0] == 201
+    act(live_server, type="correct", player="Ben", delta=6, reason="table")
+    body = act(live_server, type="correct", player="Cy", delta=2, reason="table")
+    page = open_page(browser, live_server.url + "/")
+    page.wait_for_selector(f'#board[data-version="{body["version"]}"] .pawns')
+    snap(page, "review13-sorry-longer")
+    rows = page.eval_on_selector_all(".players .player", """(rows) => rows.map((r) => ({
+      text: r.querySelector('.pawns').parentElement.innerText.replace(/\\s+/g, ' ').trim(),
+      back: r.querySelectorAll('.pawn.back').length, home: r.querySelectorAll('.pawn.home').length}))""")
+    assert [(r["home"], r["back"]) for r in rows] == [(0, 0), (2, 2), (2, 0)]
+    assert "to START" in rows[1]["text"] and "to START" not in rows[2]["text"]
+    assert not page.js_errors
+    page.context.close()

@@ -12,10 +12,17 @@
                 "draw-2": "Draw 2", "play-2": "Play 2", sorry: "SORRY!", "dont-be-sorry": "Don't Be SORRY!"};
   const cardName = (id) => CARD[id] || id.replace("number-", "");
 
+  /** Four dots: gold for a pawn HOME; in the longer game, once all four made it HOME,
+   *  green for a pawn back at START, and "↩ to START" says which way they go now. */
   function pawns(p) {
     const dots = [];
-    for (let i = 0; i < 4; i++) dots.push(h("span", {class: "pawn" + (i < p.home ? " home" : "")}));
-    return h("span", {class: "pawns", "aria-label": p.home + " pawns HOME" + (p.returning ? ", returning" : "")}, dots);
+    for (let i = 0; i < 4; i++) {
+      const kind = i < p.home ? " home" : p.returning ? " back" : "";
+      dots.push(h("span", {class: "pawn" + kind}));
+    }
+    return h("span", {class: "pawns" + (p.returning ? " returning" : ""),
+                      "aria-label": p.home + " pawns HOME" + (p.returning ? ", " + (4 - p.home) + " back at START, returning" : "")},
+      dots, p.returning ? h("span", {class: "pawn-dir", "aria-hidden": "true", text: "↩ to START"}) : null);
   }
 
   function pendingBanner(state) {
