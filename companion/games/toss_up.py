@@ -180,7 +180,7 @@ def check(state: State, action: Action) -> None:
     if action.dice != state.dice_in_hand:
         raise IllegalAction(
             f"{state.players[state.current]} has {state.dice_in_hand} dice in hand, "
-            f"but that roll shows {action.dice}."
+            f"but that roll shows {action.dice}: recount, or look for a hidden die."
         )
 
 

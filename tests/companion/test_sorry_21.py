@@ -198,12 +198,24 @@ def test_a_blocked_steal_leaves_the_21_standing_and_still_ends_the_round():
 
 def test_a_steal_needs_someone_elses_21_just_made():
     state = fold([n(10)])
-    assert "only played right after another player makes 21" in refused(
-        state, {"type": "steal", "player": "Cy"}, NotNow)
+    assert refused(state, {"type": "steal", "player": "Cy"}, NotNow) == (
+        "A SORRY! steal is only played right after another player makes 21; nothing waits "
+        "for one now.")
     state = fold([n(10), n(10), n(1)])
     assert refused(state, {"type": "steal", "player": "Cy"},
                    IllegalAction) == "Cy made the 21; there is nothing to steal."
     refused(state, {"type": "block"}, NotNow)  # a 21 is not a SORRY!
+
+
+def test_a_second_steal_says_which_sorry_is_waiting():
+    # it said "only played right after another player makes 21" while one was waiting
+    state = fold([n(10), n(10), n(1), {"type": "steal", "player": "Ann"}])  # Cy made 21
+    assert refused(state, {"type": "steal", "player": "Ben"}, NotNow) == (
+        "Ann's SORRY! on Cy's 21 is waiting: Cy blocks it with Don't Be SORRY!, or accept it.")
+    state = replace(table((0, 2, 0)), current=0)
+    state, _ = step(state, {"type": "take-back", "target": "Ben"})
+    assert refused(state, {"type": "steal", "player": "Cy"}, NotNow) == (
+        "Ann's SORRY! on Ben is waiting: Ben blocks it with Don't Be SORRY!, or accept it.")
 
 
 def test_take_back_sends_a_home_pawn_to_start_on_your_turn():
