@@ -147,3 +147,46 @@ def test_the_longer_game_shows_which_way_a_players_pawns_are_going(browser, live
     assert "to START" in rows[1]["text"] and "to START" not in rows[2]["text"]
     assert not page.js_errors
     page.context.close()
+
+
+#: The TV end screen's layout: the board's columns, the panel's, what is shown, the QR card.
+TV_END = """() => {
+  const shown = (el) => el && el.getClientRects().length > 0;
+  const panel = document.querySelector('#board > .panel');
+  const join = document.getElementById('tv-join');
+  const chart = document.querySelector('#board .chart-card');
+  return {board: getComputedStyle(document.getElementById('board')).gridTemplateColumns.split(' ').length,
+          panel: getComputedStyle(panel).gridTemplateColumns.split(' ').length,
+          scores: shown(document.querySelector('#board .table')),
+          chart: chart ? chart.getBoundingClientRect().width : 0,
+          joinInPanel: panel.contains(join), strip: document.documentElement.classList.contains('tv-strip'),
+          height: document.documentElement.scrollHeight};
+}"""
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (800, 480)])
+def test_the_tv_end_screen_is_the_winner_card_beside_one_column(browser, live_server, width,
+                                                                height):
+    # at game end the TV showed four columns: the winner card, the scores again, a
+    # narrow chart, and the QR card alone in an empty column
+    assert live_server.request("POST", "/api/games", {
+        "game": "toss-up", "players": ["Ann", "Ben", "Cleo", "Dan"],
+        "options": {"target": 5}})[0] == 201
+    for greens in (6, 3, 2, 7):
+        act(live_server, type="roll", green=greens, yellow=10 - greens, red=0)
+        body = act(live_server, type="bank")
+    assert body["over"]
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page.goto(live_server.url + "/tv")
+    page.wait_for_selector(f'#board[data-version="{body["version"]}"] #winner')
+    page.wait_for_timeout(300)
+    snap(page, f"review13-tv-end-{width}")
+    layout = page.evaluate(TV_END)
+    assert (layout["board"], layout["panel"], layout["scores"]) == (2, 1, False)
+    assert layout["chart"] >= width / 4, "the chart has half the screen, not a quarter"
+    assert layout["joinInPanel"] or layout["strip"]
+    assert layout["height"] <= height, "nobody scrolls a TV"
+    assert not page.js_errors
+    page.context.close()

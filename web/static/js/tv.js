@@ -28,7 +28,8 @@ if (Tv.on) {
  *  its own children), left to right; [] when the panel is a single column. */
 function tvColumns(panel) {
   const items = [...panel.children].filter((el) => el !== Tv.join)
-    .flatMap((el) => getComputedStyle(el).display === "contents" ? [...el.children] : [el]);
+    .flatMap((el) => getComputedStyle(el).display === "contents" ? [...el.children] : [el])
+    .filter((el) => el.getClientRects().length);  // not one hidden (the scores at the game's end)
   const lefts = new Set(items.map((el) => Math.round(el.getBoundingClientRect().left)));
   return lefts.size > 1 ? items : [];
 }
@@ -54,6 +55,12 @@ function joinSpots(board) {
     join.style.gridColumn = String(i + 1);
     panel.append(join);
   };
+  const under = () => {  // a panel of one column (the game's end): at its foot
+    root.classList.remove("tv-strip");
+    join.style.gridColumn = "";
+    panel.append(join);
+  };
+  if (panel && !columns.length) return [under, strip];
   return [...columns.map((_, i) => foot(i)).reverse(), strip];
 }
 
