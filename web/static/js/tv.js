@@ -6,7 +6,8 @@
  *  - the join QR code goes where the type can grow most: the foot of a column of the panel
  *    with room below its cards (Toss Up!'s chart), so the cards use the screen's whole
  *    width, else a strip of its own down the right edge (always there until this round,
- *    with nothing above the code).
+ *    with nothing above the code); at a game's end the panel is one column (app.css) and
+ *    the code goes at its foot when that lets the type grow more than the strip.
  */
 "use strict";
 
