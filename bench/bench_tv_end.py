@@ -8,9 +8,12 @@ counts, whether the scores list is shown again beside the winner card, the chart
 strip of its own down the right edge), the root type size ``fitTv`` chose (px) and whether
 the board fits unscrolled. A layout, not a timing: the figures do not depend on the load.
 
+With ``--mid``: two tables still in play instead, Toss Up!'s final round (its banner,
+the last-turn line) and a Sorry! tiebreaker half played (its banner and piles).
+
 Usage (on a checkout of main: ``PYTHONPATH`` on it, and this file run from anywhere)::
 
-    .venv/bin/python bench/bench_tv_end.py
+    .venv/bin/python bench/bench_tv_end.py [--mid]
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ LAYOUT = """() => {
   const panel = board.querySelector(':scope > .panel'), join = document.getElementById('tv-join');
   const chart = board.querySelector('.chart-card'), scores = board.querySelector('.table');
   const columns = (el) => getComputedStyle(el).gridTemplateColumns.split(' ').length;
-  return {board: columns(board), panel: columns(panel),
+  return {board: columns(board), panel: columns(panel), height: root.scrollHeight,
           scores_again: Boolean(scores && scores.getClientRects().length),
           chart_px: chart ? Math.round(chart.getBoundingClientRect().width) : 0,
           qr: root.classList.contains('tv-strip') ? 'strip' : panel.contains(join) ? 'panel' : 'other',
@@ -80,9 +83,26 @@ def finished_tables() -> Iterator[tuple[str, dict[str, Any]]]:
         state, wins=(1, state.wins_needed, 0, 1), over=True), "Toss Your Cookies")
 
 
+def tables_in_play() -> Iterator[tuple[str, dict[str, Any]]]:
+    """Toss Up!'s final round (Ann banked 101; Ben rolling) and a Sorry! tiebreaker."""
+    state = toss_up.new_game(["Ann", "Ben", "Cleo", "Dan"])
+    for data in [{"type": "roll", "green": 10, "yellow": 0, "red": 0}] * 10 + [
+            {"type": "roll", "green": 1, "yellow": 9, "red": 0}, {"type": "bank"},
+            {"type": "roll", "green": 3, "yellow": 7, "red": 0}]:
+        state, _ = toss_up.apply(state, toss_up.parse_action(data))
+    yield "toss-up", _view(toss_up, state, "Toss Up!")
+    state = replace(sorry_21.new_game(["Ann", "Ben", "Cy", "Dee"]), progress=(3, 3, 1, 3),
+                    total=20, current=2)
+    for data in ({"type": "play", "card": "number-5"},
+                 {"type": "tiebreak", "player": "Ann", "cards": ["number-10", "number-9"]}):
+        state, _ = sorry_21.apply(state, sorry_21.parse_action(data))
+    yield "sorry-21", _view(sorry_21, state, "Sorry! Revenge")
+
+
 def main() -> None:
+    mid = "--mid" in sys.argv[1:]
     with chromium_and_server() as (browser, _conn, port):
-        for game, view in finished_tables():
+        for game, view in (tables_in_play() if mid else finished_tables()):
             body = json.dumps(view)
             stream = "retry: 100000\nevent: state\ndata: " + body + "\n\n"
             row: dict[str, Any] = {"game": game}
@@ -94,7 +114,7 @@ def main() -> None:
                 page.route("**/api/state", lambda r: r.fulfill(
                     status=200, content_type="application/json", body=body))
                 page.goto(f"http://127.0.0.1:{port}/tv")
-                page.wait_for_selector("#winner")
+                page.wait_for_selector("#board .player" if mid else "#winner")
                 page.wait_for_timeout(500)  # fitTv has run
                 row[f"{width}x{height}"] = page.evaluate(LAYOUT)
                 page.context.close()

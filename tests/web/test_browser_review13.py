@@ -110,7 +110,7 @@ def test_toss_up_says_what_just_happened_and_what_the_final_round_needs(browser,
     snap(page, "review13-toss-up-final")
     assert page.inner_text("#last-turn") == "Ann banked 6 (total 6)"
     assert "Ben needs 6 to tie, 7 to win" in page.inner_text("#needs")
-    assert page.inner_text("#scores-label").lower() == "scores · final round: the highest total over 5 wins"
+    assert page.inner_text("#scores-label").lower() == "scores · the highest over 5 wins"
     act(live_server, type="roll", green=2, yellow=8, red=0)
     body = act(live_server, type="roll", green=0, yellow=7, red=1)  # Ben: red light, loses 2
     page.wait_for_selector(f'#board[data-version="{body["version"]}"]')

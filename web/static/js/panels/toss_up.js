@@ -83,7 +83,7 @@
   /** The scores' heading: the rule that matters now. */
   function scoresLabel(state, target) {
     if (state.over) return "Final scores";
-    if (state.final_round) return "Scores · final round: the highest total over " + target + " wins";
+    if (state.final_round) return "Scores · the highest over " + target + " wins";  // the banner says "Final round"
     return "Scores · first past " + target + " triggers the final round";
   }
 
@@ -112,7 +112,6 @@
         diceInHand(turn.dice_in_hand),
         oddsMeter(state)));
     }
-    if (state.last_turn) parts.push(h("p", {class: "hint last-round", id: "last-turn", text: lastTurnText(state.last_turn)}));
     parts.push(cameraSaw(state));
     parts.push(h("section", {class: "last-roll"},
       h("p", {class: "label", id: "last-roll-label", text: rollTitle(state)}),
@@ -123,7 +122,9 @@
         h("span", {class: "progress", "aria-hidden": "true"},
           h("span", {class: "progress-fill", style: {width: Math.min(100, 100 * p.score / target) + "%"}})),
         seat === state.current && turn.points > 0 && !state.over
-          ? h("span", {class: "pending", title: "points this turn, not banked yet", text: "+" + turn.points}) : null])));
+          ? h("span", {class: "pending", title: "points this turn, not banked yet", text: "+" + turn.points}) : null]),
+      // what just happened, under the scores it changed (the TV's scores column has room for it)
+      state.last_turn ? h("p", {class: "hint last-round", id: "last-turn", text: lastTurnText(state.last_turn)}) : null));
     parts.push(scoreChart(state, "turn"));
     return h("div", {class: "panel toss-up"}, parts);
   }
