@@ -223,9 +223,8 @@ class Session:
         new_state, events = table_actions.apply(module, state, action)
         action_id = self.journal.append(self._game_id, data, data["at"],
                                         winners=_result(module, new_state))
-        turn = _turn(module, state)
         self._set(module, self._game_id, new_state, [*self._action_ids, action_id],
-                  [*self._recent, _noted(data, turn)][-RECENT:], events)
+                  [*self._recent, _noted(module, state, data)][-RECENT:], events)
         return self._public
 
     def _load(self) -> None:
@@ -271,7 +270,7 @@ class Session:
         listed_from = len(entries) - RECENT
         for n, (_, data) in enumerate(entries):
             if n >= listed_from:
-                recent.append(_noted(data, _turn(module, state)))
+                recent.append(_noted(module, state, data))
             state, events = table_actions.apply(module, state, table_actions.parse(module, data))
         return state, [i for i, _ in entries], recent, events
 
@@ -349,9 +348,14 @@ def _deadline(module: ModuleType, state: Any) -> float | None:
     return deadline_fn(state) if deadline_fn else None
 
 
-def _noted(data: dict[str, Any], turn: int | None) -> dict[str, Any]:
-    """An action as the recent list shows it: with ``turn``, the seat whose turn it was."""
-    return data if turn is None else {**data, "turn": turn}
+def _noted(module: ModuleType, state: Any, data: dict[str, Any]) -> dict[str, Any]:
+    """An action as the recent list shows it, taken in ``state``: with ``turn``, the seat
+    whose turn it was, and what the game's optional ``note(state, data)`` adds (Toss Up!:
+    the points a bank banked, so the host reads "Dan banks 12 points")."""
+    turn = _turn(module, state)
+    note = getattr(module, "note", None)
+    extra = note(state, data) if note else {}
+    return {**data, **extra, **({} if turn is None else {"turn": turn})}
 
 
 def _result(module: ModuleType, state: Any) -> list[str] | None:

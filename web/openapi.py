@@ -201,6 +201,9 @@ def _base_schemas(modules: list[ModuleType]) -> dict[str, Any]:
                             "description": "Seat of the player to act; null when all act."},
                 "over": {"type": "boolean"},
                 "winners": {"type": "array", "items": {"type": "string"}},
+                "result": {"type": ["object", "null"],
+                           "description": "Null until over: {winners, order: [{name, score, "
+                                          "won, left}] winners first, why: sentence or null}."},
                 "events": {"type": "array", "items": {"type": "object"},
                            "description": "Cues of the change that made this version."},
                 "recent": {"type": "array", "items": {"type": "object"},

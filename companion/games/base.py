@@ -16,6 +16,9 @@ A game is a module with pure functions over a frozen state value (see
     def apply(state: State, action: Action) -> tuple[State, list[Event]]
     def public_state(state: State) -> dict                          # JSON-ready
 
+Optional: ``note(state, data) -> dict``, fields the host's recent-actions list adds to
+an action taken in ``state`` (Toss Up!: the points a ``bank`` banked).
+
 ``public_state`` returns at least ``game``, ``players`` (objects with ``name`` and
 ``score``), ``current``, ``over`` and ``winners``; the session adds ``version``.
 

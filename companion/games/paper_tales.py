@@ -41,6 +41,7 @@ from companion.games.paper_tales_ledger import (
     PHASES, Adjust, Build, Deploy, Realm, Tally, Wars, parse_ledger_action,
 )
 from companion.games.paper_tales_units import UNITS
+from companion.games.result import result_json
 from companion.timers import TimerAction  # start/resume, pause, add_time, next, timeout
 
 ID = "paper-tales"
@@ -383,14 +384,18 @@ def public_state(state: State) -> dict[str, Any]:
     """The JSON-ready view every phone sees; timers as absolute epoch deadlines."""
     two = len(state.players) == 2
     phase = PHASES[state.phase] if state.phase < END else "tally"
+    won = winners(state)
+    why = views.tie_break(state.players, state.realms, won)
     return {
         "game": ID,
         "players": [views.realm_json(n, r, deployed=d, built=b) for n, r, d, b in
                     zip(state.players, state.realms, state.deployed, state.built)],
         "current": None,
         "over": state.over,
-        "winners": list(winners(state)),
-        "tie_break": views.tie_break(state.players, state.realms, winners(state)),
+        "winners": list(won),
+        "tie_break": why,
+        "result": result_json(state.players, _lps(state), won, over=state.over, why=why,
+                              rank=lambda s: (-state.realms[s].lp, -state.realms[s].gold)),
         "turn": state.turn,
         "turns": TURNS,
         "phase": phase,

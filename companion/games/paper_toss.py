@@ -36,6 +36,7 @@ from companion.games.paper_toss_cards import (
     Flip, Leave, NoCounter, Pass, Pick, PlayHazard, Sprinklers, TossPaper, parse_action,
 )
 from companion.games.paper_toss_state import HazardPlay, State, Toss
+from companion.games.result import result_json
 
 ID = "paper-toss"
 NAME = "Paper Toss"
@@ -338,6 +339,8 @@ def public_state(state: State) -> dict[str, Any]:
         "last_toss": views.toss_view(state, state.last_toss),
         "turn_number": state.turn_number,
         "history": [list(tokens) for tokens in state.history],
+        "result": result_json(state.players, state.tokens, winners(state), over=state.over,
+                              left=state.left),
     }
 
 

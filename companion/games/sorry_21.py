@@ -126,8 +126,15 @@ def _check_turn(state: State, action: Play | TakeBack) -> None:
 
 def _check_steal(state: State, seat: int) -> None:
     pending = state.pending
-    if pending is None or pending.kind != "claim":
-        raise NotNow("A SORRY! steal is only played right after another player makes 21.")
+    if pending is not None and pending.kind != "claim":  # a SORRY! waits: say which
+        assert pending.target is not None
+        on = state.players[pending.target]
+        what = f"{on}'s 21" if pending.kind == "steal" else on
+        raise NotNow(f"{state.players[pending.by]}'s SORRY! on {what} is waiting: {on} blocks "
+                     "it with Don't Be SORRY!, or accept it.")
+    if pending is None:
+        raise NotNow("A SORRY! steal is only played right after another player makes 21; "
+                     "nothing waits for one now.")
     if seat == pending.by:
         raise IllegalAction(f"{state.players[seat]} made the 21; there is nothing to steal.")
     check_at_table(state.players, state.left, seat)
@@ -284,7 +291,8 @@ def _tiebreak(state: State, seat: int, cards: tuple[str, ...]) -> tuple[State, l
     leaders = tuple(s for s, t in reports if under and t == max(under)) or state.tied
     if len(leaders) > 1:  # ruling: tied again (or all over 21) -> they play again
         events.append(Event("tiebreak", {"players": [state.players[s] for s in leaders]}))
-        return replace(state, tied=leaders, tiebreak=()), events
+        return replace(state, tied=leaders, tiebreak=(),
+                       tiebreak_rounds=state.tiebreak_rounds + (reports,)), events
     state = replace(state, tied=(), tiebreak=reports, champion=leaders[0], over=True)
     events.append(Event("game-over", {"winners": list(winners(state))}))
     return state, events

@@ -48,6 +48,8 @@ class State:
     pending: Pending | None = None
     tied: tuple[int, ...] = ()  # seats playing the tiebreaker
     tiebreak: tuple[tuple[int, int], ...] = ()  # (seat, pile total) reported this tiebreaker
+    #: the earlier tiebreaker rounds' reports (tied again), kept so the table sees who went out
+    tiebreak_rounds: tuple[tuple[tuple[int, int], ...], ...] = ()
     champion: int | None = None  # the tiebreaker's winner
     over: bool = False
     last_round: RoundEnd | None = None

@@ -15,6 +15,8 @@ Actions (JSON)::
 A player who leaves the table (``leave``) keeps their banked total on the board, but
 their seat is skipped from then on, they are owed no last turn and cannot win; leaving
 on one's own turn loses that turn's points. At least two players must stay.
+A final round that ends with nobody still at the table over ``target`` (the opener
+left, or a correction took them back) closes, and play goes on in seat order.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from companion.games.base import (CORRECT_DOC, PLAYER, ActionDoc, Correct, Event
                                   check_leave, check_options,
                                   check_players, corrected, get_int, get_player, get_type,
                                   next_seat, parse_correct, seat_of)
+from companion.games.result import result_json
 
 ID = "toss-up"
 NAME = "Toss Up!"
@@ -125,6 +128,9 @@ class State:
     turn_number: int = 1  # counts turns across the game, from 1
     history: tuple[tuple[int, ...], ...] = ()  # scores after each completed turn
     left: tuple[int, ...] = ()  # seats of the players who left the table, in order
+    #: how the last turn ended, for the scoreboard's line: (seat, "bank"/"red-light"/"leave",
+    #: points banked, points lost, total after)
+    last_turn: tuple[int, str, int, int, int] | None = None
 
 
 def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> State:
@@ -174,7 +180,7 @@ def check(state: State, action: Action) -> None:
     if action.dice != state.dice_in_hand:
         raise IllegalAction(
             f"{state.players[state.current]} has {state.dice_in_hand} dice in hand, "
-            f"but that roll shows {action.dice}."
+            f"but that roll shows {action.dice}: recount, or look for a hidden die."
         )
 
 
@@ -190,11 +196,14 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         total = state.scores[state.current] + state.points
         scores = _with(state.scores, state.current, total)
         events = [Event("bank", {"player": who, "points": state.points, "total": total})]
-        return _end_turn(replace(state, scores=scores), events)
+        ended = (state.current, "bank", state.points, 0, total)
+        return _end_turn(replace(state, scores=scores, last_turn=ended), events)
 
     if action.is_red_light:
         events = [Event("red-light", {"player": who, "lost": state.points})]
-        return _end_turn(replace(state, last_roll=action, rolled_by=state.current), events)
+        ended = (state.current, "red-light", 0, state.points, state.scores[state.current])
+        return _end_turn(replace(state, last_roll=action, rolled_by=state.current,
+                                 last_turn=ended), events)
 
     events = [Event("roll", {"player": who, "green": action.green,
                              "yellow": action.yellow, "red": action.red})]
@@ -211,9 +220,11 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
 
 def _leave(state: State, seat: int) -> tuple[State, list[Event]]:
     """``seat`` leaves: owed no last turn; on their own turn the dice pass on at once."""
+    lost = state.points if seat == state.current else 0
     events = [Event("leave", {"player": state.players[seat], "total": state.scores[seat],
-                              "lost": state.points if seat == state.current else 0})]
+                              "lost": lost})]
     state = replace(state, left=state.left + (seat,),
+                    last_turn=(seat, "leave", 0, lost, state.scores[seat]),
                     final_turns=tuple(s for s in state.final_turns if s != seat))
     if seat == state.current:
         return _end_turn(state, events)
@@ -228,6 +239,10 @@ def _end_turn(state: State, events: list[Event]) -> tuple[State, list[Event]]:
     n = len(state.players)
     if final_round:
         final_turns = tuple(s for s in final_turns if s != seat)
+        if not final_turns and not _anyone_over(state):
+            # ruling: the opener left or was corrected back; nobody has won yet
+            final_round = False
+            events.append(Event("final-round-closed", {"target": state.target}))
     elif state.scores[seat] > state.target and seat not in state.left:
         final_round = True
         final_turns = tuple(s for s in ((seat + k) % n for k in range(1, n))
@@ -248,19 +263,31 @@ def _end_turn(state: State, events: list[Event]) -> tuple[State, list[Event]]:
     return state, events
 
 
+def _anyone_over(state: State) -> bool:
+    """True when a player still at the table has a total over the target."""
+    return any(score > state.target for seat, score in enumerate(state.scores)
+               if seat not in state.left)
+
+
 def winners(state: State) -> tuple[str, ...]:
     """The names of the winners once the game is over, else ().
 
     Order of decision: the game must be over; only players still at the table count
     (one who left cannot win); the highest total wins; equal highest totals share the
-    win (ruling). The highest total is over the target, since the final round only
-    opens when someone passes it (unless that player then left).
+    win (ruling). The highest total is over the target: a final round that ends with
+    nobody at the table over it (the opener left, or a correction took them back)
+    closes, and play goes on (ruling).
     """
     if not state.over:
         return ()
     staying = [s for s in range(len(state.players)) if s not in state.left]
     best = max(state.scores[s] for s in staying)
     return tuple(state.players[s] for s in staying if state.scores[s] == best)
+
+
+def note(state: State, data: Mapping[str, Any]) -> dict[str, Any]:
+    """What the host's recent list adds to an action taken in ``state``: a bank's points."""
+    return {"points": state.points} if data.get("type") == "bank" else {}
 
 
 def red_light_odds(dice: int) -> dict[str, float]:
@@ -290,7 +317,46 @@ def public_state(state: State) -> dict[str, Any]:
         "final_turns": [state.players[s] for s in state.final_turns],
         "odds": red_light_odds(state.dice_in_hand),
         "history": [list(scores) for scores in state.history],
+        "last_turn": _last_turn_json(state),
+        "needs": _needs(state),
+        "result": result_json(state.players, state.scores, winners(state), over=state.over,
+                              left=state.left, why=_why(state)),
     }
+
+
+def _last_turn_json(state: State) -> dict[str, Any] | None:
+    """How the last turn ended (a bank, a red light, a player leaving), or None."""
+    if state.last_turn is None:
+        return None
+    seat, how, points, lost, total = state.last_turn
+    out = {"player": state.players[seat], "how": how, "points": points, "total": total}
+    return out if how == "bank" else {**out, "lost": lost}
+
+
+def _needs(state: State) -> dict[str, Any] | None:
+    """In the final round: the points the player rolling must bank this turn to tie the
+    best total still at the table (None unless that total is over the target, since a
+    tie under it wins nothing) and to win (over it and over the target); else None."""
+    if not state.final_round or state.over:
+        return None
+    me = state.current
+    best = max(score for seat, score in enumerate(state.scores)
+               if seat != me and seat not in state.left)
+    mine = state.scores[me]
+    return {"player": state.players[me],
+            "tie": max(best - mine, 0) if best > state.target else None,
+            "win": max(max(best, state.target) + 1 - mine, 0)}
+
+
+def _why(state: State) -> str | None:
+    """Why the winner is not simply the highest total on the board: it left the table."""
+    if not state.over:
+        return None
+    top = max(range(len(state.players)), key=lambda s: state.scores[s])
+    if top not in state.left or state.players[top] in winners(state):
+        return None
+    return (f"{state.players[top]} left the table with {state.scores[top]}; "
+            "the highest total still at the table wins.")
 
 
 def _with(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:

@@ -40,6 +40,7 @@ from companion.games.base import (Correct, Event, check_correct, check_options,
                                   check_players, corrected, get_int, get_type,
                                   parse_correct, seat_of, seated)
 from companion.games.toss_your_cookies_cards import ACTIONS, CARDS
+from companion.games.result import result_json
 from companion.games.toss_your_cookies_rules import Call, Claim, LastClaim, Roll, Withdraw
 from companion.timers import TimerAction
 
@@ -358,6 +359,7 @@ def public_state(state: State) -> dict[str, Any]:
             "paused": state.claim_paused},
         "last_claim": hands.last_claim_json(state.last_claim, state.players,
                                             state.round - (0 if state.over else 1)),
+        "result": result_json(state.players, state.wins, winners(state), over=state.over),
     }
 
 

@@ -198,12 +198,24 @@ def test_a_blocked_steal_leaves_the_21_standing_and_still_ends_the_round():
 
 def test_a_steal_needs_someone_elses_21_just_made():
     state = fold([n(10)])
-    assert "only played right after another player makes 21" in refused(
-        state, {"type": "steal", "player": "Cy"}, NotNow)
+    assert refused(state, {"type": "steal", "player": "Cy"}, NotNow) == (
+        "A SORRY! steal is only played right after another player makes 21; nothing waits "
+        "for one now.")
     state = fold([n(10), n(10), n(1)])
     assert refused(state, {"type": "steal", "player": "Cy"},
                    IllegalAction) == "Cy made the 21; there is nothing to steal."
     refused(state, {"type": "block"}, NotNow)  # a 21 is not a SORRY!
+
+
+def test_a_second_steal_says_which_sorry_is_waiting():
+    # it said "only played right after another player makes 21" while one was waiting
+    state = fold([n(10), n(10), n(1), {"type": "steal", "player": "Ann"}])  # Cy made 21
+    assert refused(state, {"type": "steal", "player": "Ben"}, NotNow) == (
+        "Ann's SORRY! on Cy's 21 is waiting: Cy blocks it with Don't Be SORRY!, or accept it.")
+    state = replace(table((0, 2, 0)), current=0)
+    state, _ = step(state, {"type": "take-back", "target": "Ben"})
+    assert refused(state, {"type": "steal", "player": "Cy"}, NotNow) == (
+        "Ann's SORRY! on Ben is waiting: Ben blocks it with Don't Be SORRY!, or accept it.")
 
 
 def test_take_back_sends_a_home_pawn_to_start_on_your_turn():
@@ -435,3 +447,27 @@ def test_thousands_of_seeded_games_all_end():
         assert states[-1].over
         tiebreaks += any(d["type"] == "tiebreak" for d in journal)
     assert tiebreaks > 0  # the random games do reach the tiebreaker
+
+
+def test_every_tiebreaker_rounds_piles_stay_in_the_state_and_it_says_who_is_still_to_play():
+    # a second tiebreaker wiped the first one's piles, and at game over the list of
+    # players still tied was empty: nobody could see why someone was out
+    state = replace(table((3, 3, 3, 0), players=("Ann", "Ben", "Cy", "Di")), total=20,
+                    current=3)
+    state, _ = step(state, n(5))  # Di busts: Ann, Ben and Cy reach 4
+    assert sr.public_state(state)["tiebreak"]["to_play"] == ["Ann", "Ben", "Cy"]
+    for who, cards in (("Ann", ["number-10", "number-9"]), ("Ben", ["slide-15", "number-4"]),
+                       ("Cy", ["number-10", "number-5"])):
+        state, _ = step(state, {"type": "tiebreak", "player": who, "cards": cards})
+    tiebreak = sr.public_state(state)["tiebreak"]  # Ann and Ben tied on 19: again
+    assert tiebreak["players"] == ["Ann", "Ben"] and tiebreak["to_play"] == ["Ann", "Ben"]
+    assert tiebreak["rounds"] == [{"Ann": 19, "Ben": 19, "Cy": 15}]
+    state, _ = step(state, {"type": "tiebreak", "player": "Ben", "cards": ["number-1"]})
+    assert sr.public_state(state)["tiebreak"]["to_play"] == ["Ann"]
+    state, _ = step(state, {"type": "tiebreak", "player": "Ann", "cards": ["number-2"]})
+    view = sr.public_state(state)
+    assert view["over"] and view["winners"] == ["Ann"]
+    assert view["tiebreak"]["rounds"] == [{"Ann": 19, "Ben": 19, "Cy": 15}, {"Ben": 1, "Ann": 2}]
+    assert view["tiebreak"]["to_play"] == []
+    # the final order: Ann won round 2, Ben lost it, Cy was out after round 1
+    assert [p["name"] for p in view["result"]["order"]] == ["Ann", "Ben", "Cy", "Di"]

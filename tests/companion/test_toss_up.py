@@ -95,7 +95,8 @@ def test_a_roll_must_show_the_dice_in_hand(counts):
 
 def test_the_error_names_the_dice_in_hand():
     state = play(game.new_game(["Ann", "Bob"]), roll(3, 4, 3))
-    with pytest.raises(IllegalAction, match="Ann has 7 dice in hand, but that roll shows 8"):
+    with pytest.raises(IllegalAction, match="Ann has 7 dice in hand, but that roll shows 8: "
+                                            "recount, or look for a hidden die.$"):
         game.check(state, game.parse_action(roll(3, 3, 2)))
 
 

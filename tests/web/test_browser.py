@@ -347,7 +347,7 @@ def test_phone_screenshots_light_dark_landscape_and_tv(browser, live_server, sho
     recent = host.locator("#recent li .recent-what").all_inner_texts()
     assert recent[0] == "Ann rolls 4 green · 3 yellow · 3 red"
     assert "Cleo rolls 0 green · 4 yellow · 6 red: red light" in recent
-    assert "Ben banks" in recent
+    assert "Ben banks 3 points" in recent  # the recent list says what a bank banked
     assert host.evaluate(FITS_WIDTH), "nothing sticks out of the phone's screen"
     host.screenshot(path=str(shots / "host-phone.png"))
     assert not host.js_errors

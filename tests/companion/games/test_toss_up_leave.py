@@ -62,10 +62,12 @@ def test_a_player_who_left_is_owed_no_last_turn_and_cannot_win():
 
 def test_if_the_leader_leaves_the_highest_total_still_at_the_table_wins():
     state = game.new_game(["Ann", "Ben", "Cy"], {"target": 5})
-    state = play(state, roll(6, 4, 0), BANK, roll(3, 7, 0), BANK)  # Ann 6, Ben 3: Cy's turn
+    state = play(state, roll(8, 2, 0), BANK, roll(6, 4, 0), BANK)  # Ann 8, Ben 6: Cy's turn
     state = play(state, leave("Ann"), roll(1, 9, 0), BANK)
     view = game.public_state(state)
     assert view["over"] and view["winners"] == ["Ben"]
+    assert view["result"]["why"] == ("Ann left the table with 8; the highest total still "
+                                     "at the table wins.")
 
 
 def test_the_last_player_owed_a_turn_leaving_on_it_ends_the_game():

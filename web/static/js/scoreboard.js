@@ -83,22 +83,28 @@ function twoColumns(panel) {
   return fill(panel, h("div", {class: "main"}, main), h("div", {class: "side"}, side));
 }
 
-/** Players sorted by score, highest first, keeping seat order among equals. */
-function standings(state) {
-  return state.players.map((p, seat) => ({...p, seat})).sort((a, b) => b.score - a.score || a.seat - b.seat);
+/** The winner card's rows: the engine's final order (`result.order`: winners first, then
+ *  the game's own order, players who left last), else by score (a state from before it). */
+function finalOrder(state) {
+  if (state.result && state.result.order) return state.result.order;
+  const names = state.winners || [];
+  return state.players.map((p, seat) => ({...p, seat, won: names.includes(p.name)}))
+    .sort((a, b) => b.won - a.won || b.score - a.score || a.seat - b.seat);
 }
 
 function winnerBanner(state) {
   const names = state.winners || [];
   const title = names.length > 1 ? "Shared win!" : "Winner!";
+  const why = (state.result && state.result.why) || state.tie_break;  // "Cy wins the tie on Gold: 12 to 9"
   return h("section", {class: "winner", id: "winner"},
     h("div", {class: "winner-cup", "aria-hidden": "true"}),
     h("p", {class: "winner-title", text: title}),
     h("p", {class: "winner-names", text: names.join(" & ") || "Game over"}),
-    state.tie_break ? h("p", {class: "winner-why", id: "tie-break", text: state.tie_break}) : null,  // Paper Tales: won on Gold
-    h("ol", {class: "final"}, standings(state).map((p) =>
-      h("li", {class: names.includes(p.name) ? "won" : ""},
+    why ? h("p", {class: "winner-why", id: "tie-break", text: why}) : null,
+    h("ol", {class: "final"}, finalOrder(state).map((p) =>
+      h("li", {class: (p.won ? "won" : "") + (p.left ? " left" : "")},
         h("span", {class: "final-name", title: p.name, text: p.name}),
+        p.left ? h("span", {class: "final-left", text: "left"}) : null,
         h("span", {class: "final-score", text: p.score})))));
 }
 

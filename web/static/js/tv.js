@@ -6,7 +6,8 @@
  *  - the join QR code goes where the type can grow most: the foot of a column of the panel
  *    with room below its cards (Toss Up!'s chart), so the cards use the screen's whole
  *    width, else a strip of its own down the right edge (always there until this round,
- *    with nothing above the code).
+ *    with nothing above the code); at a game's end the panel is one column (app.css) and
+ *    the code goes at its foot when that lets the type grow more than the strip.
  */
 "use strict";
 
@@ -28,7 +29,8 @@ if (Tv.on) {
  *  its own children), left to right; [] when the panel is a single column. */
 function tvColumns(panel) {
   const items = [...panel.children].filter((el) => el !== Tv.join)
-    .flatMap((el) => getComputedStyle(el).display === "contents" ? [...el.children] : [el]);
+    .flatMap((el) => getComputedStyle(el).display === "contents" ? [...el.children] : [el])
+    .filter((el) => el.getClientRects().length);  // not one hidden (the scores at the game's end)
   const lefts = new Set(items.map((el) => Math.round(el.getBoundingClientRect().left)));
   return lefts.size > 1 ? items : [];
 }
@@ -54,6 +56,12 @@ function joinSpots(board) {
     join.style.gridColumn = String(i + 1);
     panel.append(join);
   };
+  const under = () => {  // a panel of one column (the game's end): at its foot
+    root.classList.remove("tv-strip");
+    join.style.gridColumn = "";
+    panel.append(join);
+  };
+  if (panel && !columns.length) return [under, strip];
   return [...columns.map((_, i) => foot(i)).reverse(), strip];
 }
 

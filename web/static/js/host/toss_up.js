@@ -95,7 +95,10 @@
     const who = players[action.turn] ? players[action.turn].name + " " : "";
     if (action.type === "roll") return (who ? who + "rolls " : "Roll: ") + action.green + " green · " + action.yellow + " yellow · " + action.red + " red"
                                        + (action.green === 0 && action.red > 0 ? ": red light" : "");
-    if (action.type === "bank") return who ? who + "banks" : "Bank";
+    if (action.type === "bank") {  // the session notes the points a bank banked
+      const points = typeof action.points === "number" ? " " + action.points + (action.points === 1 ? " point" : " points") : "";
+      return (who ? who + "banks" : "Bank") + points;
+    }
     if (action.type === "leave") {
       const gone = typeof action.player === "number" ? (players[action.player] || {}).name : action.player;
       return (gone || "A player") + " leaves the table";

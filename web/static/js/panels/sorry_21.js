@@ -12,10 +12,17 @@
                 "draw-2": "Draw 2", "play-2": "Play 2", sorry: "SORRY!", "dont-be-sorry": "Don't Be SORRY!"};
   const cardName = (id) => CARD[id] || id.replace("number-", "");
 
+  /** Four dots: gold for a pawn HOME; in the longer game, once all four made it HOME,
+   *  green for a pawn back at START, and "↩ to START" says which way they go now. */
   function pawns(p) {
     const dots = [];
-    for (let i = 0; i < 4; i++) dots.push(h("span", {class: "pawn" + (i < p.home ? " home" : "")}));
-    return h("span", {class: "pawns", "aria-label": p.home + " pawns HOME" + (p.returning ? ", returning" : "")}, dots);
+    for (let i = 0; i < 4; i++) {
+      const kind = i < p.home ? " home" : p.returning ? " back" : "";
+      dots.push(h("span", {class: "pawn" + kind}));
+    }
+    return h("span", {class: "pawns" + (p.returning ? " returning" : ""),
+                      "aria-label": p.home + " pawns HOME" + (p.returning ? ", " + (4 - p.home) + " back at START, returning" : "")},
+      dots, p.returning ? h("span", {class: "pawn-dir", "aria-hidden": "true", text: "↩ to START"}) : null);
   }
 
   function pendingBanner(state) {
@@ -27,8 +34,38 @@
     return h("div", {class: "banner final-round", role: "status", id: "pending"}, h("strong", {text: "Wait"}), " " + text);
   }
 
+  /** Mid-tiebreaker there is no pile to play on: say who lays a pile from their hand. */
+  function tiebreakBanner(state) {
+    const t = state.tiebreak;
+    if (!t || state.over) return null;
+    const todo = t.to_play || t.players.filter((n) => !(n in t.piles));
+    return h("div", {class: "banner final-round", role: "status", id: "tiebreak-now"},
+      h("strong", {text: "Tiebreaker"}),
+      " " + t.players.join(" and ") + " each lay cards from their hand in a pile of their own: closest to 21 without going over wins."
+        + (todo.length ? " Still to play: " + todo.join(", ") + "." : ""));
+  }
+
+  /** Every tiebreaker round's piles (a tied round is played again), so the table sees why
+   *  someone is out; the round being played lists its players, "…" until they report. */
+  function tiebreakCard(state) {
+    const t = state.tiebreak;
+    const rounds = (t.rounds || [t.piles]).slice();
+    const open = !state.over && !Object.keys(t.piles).length;  // a round just (re)started
+    if (open) rounds.push({});
+    return h("section", {class: "last-roll", id: "tiebreak"}, h("p", {class: "label", text: "Tiebreaker: closest to 21"}),
+      rounds.map((piles, i) => {
+        const last = i === rounds.length - 1;
+        const names = last && !state.over ? t.players : Object.keys(piles);
+        return h("div", {class: "tb-round"},
+          rounds.length > 1 ? h("p", {class: "hint", text: "Round " + (i + 1) + (last ? "" : " · tied again")}) : null,
+          h("ul", {class: "hazards"}, names.map((n) => h("li", {},
+            h("span", {text: n}),
+            h("span", {text: n in piles ? piles[n] + (piles[n] > 21 ? " · over" : "") : "…"})))));
+      }));
+  }
+
   function render(state) {
-    const parts = [pendingBanner(state)];
+    const parts = [pendingBanner(state), tiebreakBanner(state)];
     const current = state.current === null ? null : state.players[state.current];
     if (!state.over && state.stage !== "tiebreak") {  // no pile, no next card in a tiebreaker
       const gap = 21 - state.total;
@@ -47,11 +84,7 @@
         state.pile.length ? h("div", {class: "cards"}, state.pile.slice(-6).map((c) => h("span", {class: "card-face", text: cardName(c)}))) : null));
     }
     parts.push(cardsSaw(state, cardName, (a) => (current ? current.name + " plays " : "play ") + cardName(a.card)));
-    if (state.tiebreak) {
-      parts.push(h("section", {class: "last-roll", id: "tiebreak"}, h("p", {class: "label", text: "Tiebreaker: closest to 21"}),
-        h("ul", {class: "hazards"}, state.tiebreak.players.map((n) => h("li", {},
-          h("span", {text: n}), h("span", {text: n in state.tiebreak.piles ? state.tiebreak.piles[n] : "…"}))))));
-    }
+    if (state.tiebreak) parts.push(tiebreakCard(state));
     if (state.last_round) {
       const r = state.last_round;
       const how = r.how === "bust" ? r.player + " busted at " + r.total : r.how === "steal" ? r.player + " stole the 21" : r.player + " made 21";

@@ -64,6 +64,29 @@
       dice && dice.offer ? h("p", {class: "offer", text: "Waiting for the host to confirm this roll"}) : null);
   }
 
+  /** "Ann banked 30 (total 80)" / "Ben: red light, 0 this turn (lost 12)": the last turn. */
+  function lastTurnText(last) {
+    if (!last) return null;
+    if (last.how === "bank") return last.player + " banked " + last.points + " (total " + last.total + ")";
+    if (last.how === "red-light") return last.player + ": red light, 0 this turn" + (last.lost ? " (lost " + last.lost + ")" : "") + " · total " + last.total;
+    return last.player + " left the table with " + last.total;
+  }
+
+  /** In the final round: "Ben needs 75 to tie, 76 to win" (points to bank this turn). */
+  function needsText(needs) {
+    if (!needs) return null;
+    if (needs.win === 0) return needs.player + " already leads";
+    if (needs.tie === 0) return needs.player + " is level: " + needs.win + " more wins";
+    return needs.player + " needs " + (needs.tie === null ? "" : needs.tie + " to tie, ") + needs.win + " to win";
+  }
+
+  /** The scores' heading: the rule that matters now. */
+  function scoresLabel(state, target) {
+    if (state.over) return "Final scores";
+    if (state.final_round) return "Scores · the highest over " + target + " wins";  // the banner says "Final round"
+    return "Scores · first past " + target + " triggers the final round";
+  }
+
   function render(state) {
     const turn = state.turn || {points: 0, dice_in_hand: DICE, rolls: 0};
     const current = state.current === null ? null : state.players[state.current];
@@ -74,7 +97,8 @@
         h("strong", {text: "Final round"}),
         " ", (state.final_turns || []).length
           ? "Still to play: " + state.final_turns.join(", ")
-          : "Last turn!"));
+          : "Last turn!",
+        state.needs ? h("span", {class: "needs", id: "needs", text: " · " + needsText(state.needs)}) : null));
     }
     if (current && !state.over) {
       parts.push(h("section", {class: "now toss-up-now"},
@@ -93,12 +117,14 @@
       h("p", {class: "label", id: "last-roll-label", text: rollTitle(state)}),
       lastRoll(state.last_roll)));
     parts.push(h("section", {class: "table"},
-      h("p", {class: "label", text: "Scores · first past " + target + " triggers the final round"}),
+      h("p", {class: "label", id: "scores-label", text: scoresLabel(state, target)}),
       playerList(state, (p, seat) => [
         h("span", {class: "progress", "aria-hidden": "true"},
           h("span", {class: "progress-fill", style: {width: Math.min(100, 100 * p.score / target) + "%"}})),
         seat === state.current && turn.points > 0 && !state.over
-          ? h("span", {class: "pending", title: "points this turn, not banked yet", text: "+" + turn.points}) : null])));
+          ? h("span", {class: "pending", title: "points this turn, not banked yet", text: "+" + turn.points}) : null]),
+      // what just happened, under the scores it changed (the TV's scores column has room for it)
+      state.last_turn ? h("p", {class: "hint last-round", id: "last-turn", text: lastTurnText(state.last_turn)}) : null));
     parts.push(scoreChart(state, "turn"));
     return h("div", {class: "panel toss-up"}, parts);
   }
@@ -115,6 +141,8 @@
         return {text: "All yellow: nothing happens", tone: "info"};
       case "final-round":
         return {text: "Final round! " + event.player + " has " + event.total, tone: "warn", sound: "warn"};
+      case "final-round-closed":
+        return {text: "Nobody is over " + event.target + ": the final round closes, play goes on", tone: "warn", sound: "warn"};
       case "game-over":
         return {text: "Game over!", tone: "good", sound: "win"};
       case "roll":
