@@ -1,0 +1,139 @@
+"""The colour of a lamp that casts too strongly for ``white_gains``: from the light objects.
+
+``dice_segment.white_gains`` takes the brightest near-grey pixels (chroma under 0.4) as
+white. Under a warm bulb that the camera does not balance (3000-3500 K: blue at half of
+red) a white die body is peach, chroma 0.5, nothing in the frame is grey, and the reader
+took the bodies for yellow dice and the yellow marks for orange (the demo frames under
+``bench/calibrate_dice.py --light warm``: 10 of 16 read).
+
+A lamp's light lies near the blackbody locus; yellow, green and red faces lie far off it.
+Small light objects that stand out above the table around them (die bodies, pips)
+reflect the lamp's colour. The table itself need not be white (wood, beige and skin lie
+on the locus in any light), so a pixel counts only when it is among the brightest of
+the frame, brighter than the table around it, in a patch of die size (not a hand or a
+lit stretch of table), with most of its neighbours alike (not a table's grain), and on
+the locus (log chromaticity ln R/G, ln B/G). Their mean colour gives the gains, unless a
+light object is white to the top in all three channels (no strong cast) or their cast
+is one ``white_gains`` sees itself.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+import cv2
+
+# The blackbody locus, 2500 K to 10000 K, as sRGB (gamma-encoded) (ln R/G, ln B/G):
+# 2500, 3000, 3500, 4000, 5000, 6500, 8000, 10000 K.
+_LOCUS = np.log(np.array([(255, 161, 72), (255, 180, 107), (255, 196, 137),
+                          (255, 209, 163), (255, 228, 206), (255, 249, 253),
+                          (227, 233, 255), (204, 219, 255)], np.float64))
+_LOCUS = np.stack([_LOCUS[:, 0] - _LOCUS[:, 1], _LOCUS[:, 2] - _LOCUS[:, 1]], axis=1)
+
+
+def lamp_gains(small: np.ndarray, *, top: float = 0.02, above_table: float = 1.2,
+               max_object: float = 0.01, max_off: float = 0.12, min_cast: float = 0.3,
+               max_gain: float = 2.0, min_pixels: int = 20) -> np.ndarray | None:
+    """(B, G, R) gains that make the lamp's colour grey (its brightest channel kept), or
+    None when no light object tells it or the light is near grey already.
+
+    Parameters
+    ----------
+    small : ndarray of shape (h, w, 3), uint8, BGR
+        A sample of the frame (``dice_segment.quarter_sample``), after the exposure gain.
+    top : float
+        Share of the sample's pixels, brightest first (grey level), that may be light
+        objects.
+    above_table : float
+        A light object's pixel is this many times brighter than the median pixel (most
+        of the frame is table) and than the median around it over about two dice (a die
+        is gone from that median, a table's light and dark blotches are not).
+    max_object : float
+        Largest share of the frame one light patch may cover: a die, not a hand, an arm
+        or a lit part of the table (skin and wood lie on the locus too).
+    max_off : float
+        Largest distance of a pixel's colour from the blackbody locus, in log
+        chromaticity (0.1 is about a tenth off in R/G or B/G).
+    min_cast : float
+        A lamp whose white shows a chroma ((max - min) / max) under this is left to
+        ``white_gains`` (it takes pixels under 0.4, one by one, as white).
+    max_gain : float
+        No channel is lifted more than this.
+    min_pixels : int
+        Fewer such pixels than this: no estimate.
+    """
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    hist = np.cumsum(cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel())
+    median = int(np.searchsorted(hist, 0.5 * grey.size))
+    kth = int(np.searchsorted(hist, (1 - top) * grey.size))
+    light = cv2.compare(grey, max(kth, int(above_table * median) + 1), cv2.CMP_GE)
+    if cv2.countNonZero(light) < min_pixels:
+        return None
+    _, parts, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=8)
+    ys, xs = np.nonzero(light)
+    ys, xs = _kept(ys, xs, stats[parts[ys, xs], cv2.CC_STAT_AREA] <= max_object * grey.size)
+    pix = small[ys, xs].astype(np.int32)
+    keep = grey[ys, xs] >= above_table * cv2.medianBlur(grey, 11)[ys, xs]
+    clipped = (pix >= 250).sum(axis=1)
+    if np.count_nonzero(keep & (clipped == 3)) >= min_pixels:
+        return None  # white to the top in blue as in red: no strong cast
+    # a colour still measured: one channel clipped only makes the lamp look less
+    # coloured than it is (two: no colour left)
+    keep &= (clipped < 2) & (pix.min(axis=1) >= 8)
+    keep &= _is_near_locus(pix, max_off)
+    if keep.sum() < min_pixels:
+        return None
+    # an object, not the grain of a table: most of its 3x3 neighbours are such pixels too
+    ys, xs = _kept(ys, xs, keep)
+    lamp = np.zeros(grey.shape, np.uint8)
+    lamp[ys, xs] = 1
+    pix = pix[keep][cv2.boxFilter(lamp, -1, (3, 3), normalize=False)[ys, xs] >= 5]
+    if len(pix) < min_pixels:
+        return None
+    ref = pix.mean(axis=0)
+    if 1 - ref.min() / ref.max() < min_cast:
+        return None
+    return np.clip(ref.max() / ref, 1.0, max_gain)
+
+
+def _kept(ys: np.ndarray, xs: np.ndarray, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The points (rows, columns) where ``keep`` is True."""
+    return ys[keep], xs[keep]
+
+
+_RES = 0.02  # log chromaticity per step of the locus table
+_LOG = np.round(np.log(np.maximum(np.arange(256), 1)) / _RES).astype(np.int32)
+# the table's corner and size in steps: ln R/G from -0.5, ln B/G from -1.2 (the locus,
+# 2500-10000 K, lies within -0.07..0.46 and -0.81..0.15); beyond it nothing is near
+_U0, _V0, _NU, _NV = -25, -60, 70, 90
+
+
+def _is_near_locus(bgr: np.ndarray, max_off: float) -> np.ndarray:
+    """Whether each colour of ``bgr`` ((n, 3) BGR ints 1-255) lies within ``max_off``
+    of the locus in log chromaticity (ln R/G, ln B/G)."""
+    logs = _LOG[bgr]
+    u = np.clip(logs[:, 2] - logs[:, 1] - _U0, 0, _NU - 1)
+    v = np.clip(logs[:, 0] - logs[:, 1] - _V0, 0, _NV - 1)
+    return _near_locus(max_off)[u, v]
+
+
+@functools.lru_cache(maxsize=4)
+def _near_locus(max_off: float) -> np.ndarray:
+    """Boolean table over the steps of (ln R/G, ln B/G) from (``_U0``, ``_V0``): True
+    within ``max_off`` of the locus (its edge rows and columns False: all beyond)."""
+    u, v = np.meshgrid((np.arange(_NU) + _U0) * _RES, (np.arange(_NV) + _V0) * _RES,
+                       indexing="ij")
+    near = (_off_locus(u.ravel(), v.ravel()) <= max_off).reshape(u.shape)
+    near[[0, -1], :] = near[:, [0, -1]] = False
+    return near
+
+
+def _off_locus(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Distance of log chromaticities (ln R/G, ln B/G) from the locus polyline."""
+    p = np.stack([u, v], axis=-1)[:, None, :]  # (n, 1, 2)
+    a, b = _LOCUS[:-1], _LOCUS[1:]
+    d = b - a
+    t = np.clip(((p - a) * d).sum(axis=2) / (d * d).sum(axis=1), 0.0, 1.0)
+    return np.sqrt((((a + t[..., None] * d) - p) ** 2).sum(axis=2)).min(axis=1)
