@@ -21,6 +21,7 @@ this table's own colours.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -131,9 +132,10 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     gain = exposure_gain(work)  # (contrasts the gain clips are read before it)
     exposed = normalise_exposure(work, gain=gain)
     picked = quarter_sample(work)  # (per-pixel changes: the same on the sample, once)
-    lit = None if exposed is work else BeforeGain(work, _cast(work, picked), gain)
+    lamp = functools.cache(lambda raw=picked: lamp_gains(raw))  # (before the gain clips)
+    lit = None if exposed is work else BeforeGain(work, _cast(work, picked, lamp), gain)
     picked = normalise_exposure(picked, gain=gain)
-    gains = _cast(exposed, picked)  # (a colour cast, as ``white_balance``)
+    gains = _cast(exposed, picked, lamp)  # (a colour cast, as ``white_balance``)
     work, picked = apply_gains(exposed, gains), apply_gains(picked, gains)
     mask, raw, table, model, side, half = _blobs(work, params,
                                                  side_hint * scale if side_hint else None, lit)
@@ -204,11 +206,13 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     return DiceReading.from_dice(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])))
 
 
-def _cast(frame: np.ndarray, small: np.ndarray) -> np.ndarray | None:
-    """The gains that undo a colour cast: ``white_gains``, or when it finds none a strong
-    lamp's (``dice_lamp``); ``small`` is the frame's ``quarter_sample``."""
+def _cast(frame: np.ndarray, small: np.ndarray,
+          lamp: Callable[[], np.ndarray | None]) -> np.ndarray | None:
+    """The gains that undo a colour cast: ``white_gains`` (``small`` is the frame's
+    ``quarter_sample``), or when it finds none a strong lamp's (``lamp()``: ``dice_lamp``
+    on the frame before the exposure gain, so both readings of the frame take the same)."""
     gains = white_gains(frame, small=small)
-    return gains if gains is not None else lamp_gains(small)
+    return gains if gains is not None else lamp()
 
 
 def _pip_dice(work: np.ndarray, side: float, dice: list[Die], scale: float,

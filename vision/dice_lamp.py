@@ -12,7 +12,8 @@ reflect the lamp's colour. The table itself need not be white (wood, beige and s
 on the locus in any light), so a pixel counts only when it is among the brightest of
 the frame, brighter than the table around it, in a patch of die size (not a hand or a
 lit stretch of table), with most of its neighbours alike (not a table's grain), and on
-the locus (log chromaticity ln R/G, ln B/G). Their mean colour gives the gains, unless a
+the locus (log chromaticity ln R/G, ln B/G). The coolest of them (white: whatever else on
+the locus is warmer than white under any lamp) give the gains, unless a
 light object is white to the top in all three channels (no strong cast) or their cast
 is one ``white_gains`` sees itself.
 """
@@ -34,8 +35,9 @@ _LOCUS = np.stack([_LOCUS[:, 0] - _LOCUS[:, 1], _LOCUS[:, 2] - _LOCUS[:, 1]], ax
 
 
 def lamp_gains(small: np.ndarray, *, top: float = 0.02, above_table: float = 1.2,
-               max_object: float = 0.01, max_off: float = 0.12, min_cast: float = 0.3,
-               max_gain: float = 2.0, min_pixels: int = 20) -> np.ndarray | None:
+               max_object: float = 0.01, max_off: float = 0.12, spread: float = 0.15,
+               min_cast: float = 0.3, max_gain: float = 2.0, min_pixels: int = 20
+               ) -> np.ndarray | None:
     """(B, G, R) gains that make the lamp's colour grey (its brightest channel kept), or
     None when no light object tells it or the light is near grey already.
 
@@ -56,6 +58,8 @@ def lamp_gains(small: np.ndarray, *, top: float = 0.02, above_table: float = 1.2
     max_off : float
         Largest distance of a pixel's colour from the blackbody locus, in log
         chromaticity (0.1 is about a tenth off in R/G or B/G).
+    spread : float
+        Only pixels this close (ln B/G) to the coolest tenth of them count.
     min_cast : float
         A lamp whose white shows a chroma ((max - min) / max) under this is left to
         ``white_gains`` (it takes pixels under 0.4, one by one, as white).
@@ -92,7 +96,11 @@ def lamp_gains(small: np.ndarray, *, top: float = 0.02, above_table: float = 1.2
     pix = pix[keep][cv2.boxFilter(lamp, -1, (3, 3), normalize=False)[ys, xs] >= 5]
     if len(pix) < min_pixels:
         return None
-    ref = pix.mean(axis=0)
+    # white is the coolest thing a lamp lights: wood, skin, brass and beige on the locus
+    # are warmer than it under any lamp, so the coolest of them tell the lamp (those
+    # within ``spread`` in ln B/G of the coolest tenth: white's own shading and noise)
+    cool = _LOG[pix[:, 0]] - _LOG[pix[:, 1]]
+    ref = pix[cool >= np.percentile(cool, 90) - spread / _RES].mean(axis=0)
     if 1 - ref.min() / ref.max() < min_cast:
         return None
     return np.clip(ref.max() / ref, 1.0, max_gain)
