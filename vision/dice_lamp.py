@@ -75,22 +75,29 @@ def lamp_gains(small: np.ndarray, *, top: float = 0.02, above_table: float = 1.2
     light = cv2.compare(grey, max(kth, int(above_table * median) + 1), cv2.CMP_GE)
     if cv2.countNonZero(light) < min_pixels:
         return None
-    _, parts, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=8)
-    ys, xs = np.nonzero(light)
-    ys, xs = _kept(ys, xs, stats[parts[ys, xs], cv2.CC_STAT_AREA] <= max_object * grey.size)
+    at = cv2.findNonZero(light).reshape(-1, 2)  # (x, y) points: quicker than np.nonzero
+    ys, xs = at[:, 1], at[:, 0]
     pix = small[ys, xs].astype(np.int32)
-    keep = grey[ys, xs] >= above_table * cv2.medianBlur(grey, 11)[ys, xs]
+    lo, hi = pix.min(axis=1), pix.max(axis=1)
     clipped = (pix >= 250).sum(axis=1)
-    if np.count_nonzero(keep & (clipped == 3)) >= min_pixels:
+    # a colour still measured (one channel clipped only makes the lamp look less
+    # coloured than it is; two: no colour left), on the locus
+    keep = (clipped < 2) & (lo >= 8) & _is_near_locus(pix, max_off)
+    if np.count_nonzero(keep & (hi - lo >= min_cast * hi)) < min_pixels:
+        return None  # (a cast this strong shows in that many pixels: most frames end here)
+    _, parts, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=8)
+    h, w = grey.shape  # (the median around: at half size, over 5, the quicker)
+    around = cv2.medianBlur(cv2.resize(grey, (w // 2, h // 2), interpolation=cv2.INTER_AREA), 5)
+    objects = (stats[parts[ys, xs], cv2.CC_STAT_AREA] <= max_object * grey.size) & (
+        grey[ys, xs] >= above_table * around[np.minimum(ys // 2, h // 2 - 1),
+                                             np.minimum(xs // 2, w // 2 - 1)])
+    if np.count_nonzero(objects & (clipped == 3)) >= min_pixels:
         return None  # white to the top in blue as in red: no strong cast
-    # a colour still measured: one channel clipped only makes the lamp look less
-    # coloured than it is (two: no colour left)
-    keep &= (clipped < 2) & (pix.min(axis=1) >= 8)
-    keep &= _is_near_locus(pix, max_off)
+    keep &= objects
     if keep.sum() < min_pixels:
         return None
     # an object, not the grain of a table: most of its 3x3 neighbours are such pixels too
-    ys, xs = _kept(ys, xs, keep)
+    ys, xs = ys[keep], xs[keep]
     lamp = np.zeros(grey.shape, np.uint8)
     lamp[ys, xs] = 1
     pix = pix[keep][cv2.boxFilter(lamp, -1, (3, 3), normalize=False)[ys, xs] >= 5]
@@ -106,36 +113,33 @@ def lamp_gains(small: np.ndarray, *, top: float = 0.02, above_table: float = 1.2
     return np.clip(ref.max() / ref, 1.0, max_gain)
 
 
-def _kept(ys: np.ndarray, xs: np.ndarray, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The points (rows, columns) where ``keep`` is True."""
-    return ys[keep], xs[keep]
-
-
 _RES = 0.02  # log chromaticity per step of the locus table
 _LOG = np.round(np.log(np.maximum(np.arange(256), 1)) / _RES).astype(np.int32)
-# the table's corner and size in steps: ln R/G from -0.5, ln B/G from -1.2 (the locus,
-# 2500-10000 K, lies within -0.07..0.46 and -0.81..0.15); beyond it nothing is near
+# the locus table's corner and size in steps: ln R/G from -0.5, ln B/G from -1.2 (the
+# locus, 2500-10000 K, lies within -0.07..0.46 and -0.81..0.15); it is laid into a table
+# of every step two values 1-255 can make (all False beyond it), so no index is clipped
 _U0, _V0, _NU, _NV = -25, -60, 70, 90
+_SPAN = int(_LOG[255])  # ln(255/1) in steps: the most a log ratio can be either way
 
 
 def _is_near_locus(bgr: np.ndarray, max_off: float) -> np.ndarray:
     """Whether each colour of ``bgr`` ((n, 3) BGR ints 1-255) lies within ``max_off``
     of the locus in log chromaticity (ln R/G, ln B/G)."""
     logs = _LOG[bgr]
-    u = np.clip(logs[:, 2] - logs[:, 1] - _U0, 0, _NU - 1)
-    v = np.clip(logs[:, 0] - logs[:, 1] - _V0, 0, _NV - 1)
-    return _near_locus(max_off)[u, v]
+    g = logs[:, 1] - _SPAN  # (the table's offset taken in once)
+    return _near_locus(max_off)[logs[:, 2] - g, logs[:, 0] - g]
 
 
 @functools.lru_cache(maxsize=4)
 def _near_locus(max_off: float) -> np.ndarray:
-    """Boolean table over the steps of (ln R/G, ln B/G) from (``_U0``, ``_V0``): True
-    within ``max_off`` of the locus (its edge rows and columns False: all beyond)."""
+    """Boolean table over every step of (ln R/G, ln B/G), offset by ``_SPAN``: True
+    within ``max_off`` of the locus."""
     u, v = np.meshgrid((np.arange(_NU) + _U0) * _RES, (np.arange(_NV) + _V0) * _RES,
                        indexing="ij")
-    near = (_off_locus(u.ravel(), v.ravel()) <= max_off).reshape(u.shape)
-    near[[0, -1], :] = near[:, [0, -1]] = False
-    return near
+    table = np.zeros((2 * _SPAN + 1, 2 * _SPAN + 1), bool)
+    table[_SPAN + _U0:_SPAN + _U0 + _NU, _SPAN + _V0:_SPAN + _V0 + _NV] = (
+        _off_locus(u.ravel(), v.ravel()) <= max_off).reshape(u.shape)
+    return table
 
 
 def _off_locus(u: np.ndarray, v: np.ndarray) -> np.ndarray:
