@@ -44,7 +44,8 @@ def lamp_gains(small: np.ndarray, *, top: float = 0.02, above_table: float = 1.2
     Parameters
     ----------
     small : ndarray of shape (h, w, 3), uint8, BGR
-        A sample of the frame (``dice_segment.quarter_sample``), after the exposure gain.
+        A sample of the frame (``dice_segment.quarter_sample``), best taken before an
+        exposure gain (which clips light bodies).
     top : float
         Share of the sample's pixels, brightest first (grey level), that may be light
         objects.
