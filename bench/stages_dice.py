@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 _STAGES = [
     ("vision.dice", "normalise_exposure", "exposure"),
     ("vision.dice", "white_gains", "white balance (its gains)"),
+    ("vision.dice", "lamp_gains", "a strong lamp's gains (dice_lamp)"),
     ("vision.dice", "apply_gains", "white balance (applied)"),
     ("vision.dice", "_blobs", "table model and foreground (_blobs)"),
     ("vision.dice", "cloth_grid", "cloth grid turn"),

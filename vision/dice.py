@@ -11,7 +11,8 @@ shadows, cloth patterns and side faces left out (``dice_pick``, ``dice_cloth``) 
 seen only as a clean square blob (of colour or of edges), as a peak of a pile
 (``dice_piles``) or only by their pips, at the typical size and 1.6 times it
 (``dice_blobs``) -> totals. Before all,
-a colour cast is taken out with the brightest near-white pixels as reference, and a
+a colour cast is taken out with the brightest near-white pixels as reference (a lamp
+too strong for that, with the small light objects' colour: ``dice_lamp``), and a
 checkered cloth's grid turn is measured (its squares are not dice). A calibration
 (``vision.calibrate``) is a prior: the die size measured in the frame is kept within a
 wide range around the learned one, and the colour boundaries shift a little towards
@@ -20,6 +21,7 @@ this table's own colours.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -37,6 +39,7 @@ from vision.dice_cells import cloth_dice, cloth_pip_dice, in_cloth_shade
 from vision.dice_cloth import cloth_grid, is_cloth_square, table_classes
 from vision.dice_coins import is_coin, may_be_disc
 from vision.dice_grain import is_grain_blotch, stands_out
+from vision.dice_lamp import lamp_gains
 from vision.dice_marks import find_marks
 from vision.dice_shade import shaded_light
 from vision.dice_measure import blob_stats, outer_contours
@@ -129,9 +132,10 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     gain = exposure_gain(work)  # (contrasts the gain clips are read before it)
     exposed = normalise_exposure(work, gain=gain)
     picked = quarter_sample(work)  # (per-pixel changes: the same on the sample, once)
-    lit = None if exposed is work else BeforeGain(work, white_gains(work, small=picked), gain)
+    lamp = functools.cache(lambda raw=picked: lamp_gains(raw))  # (before the gain clips)
+    lit = None if exposed is work else BeforeGain(work, _cast(work, picked, lamp), gain)
     picked = normalise_exposure(picked, gain=gain)
-    gains = white_gains(exposed, small=picked)  # (a colour cast, as ``white_balance``)
+    gains = _cast(exposed, picked, lamp)  # (a colour cast, as ``white_balance``)
     work, picked = apply_gains(exposed, gains), apply_gains(picked, gains)
     mask, raw, table, model, side, half = _blobs(work, params,
                                                  side_hint * scale if side_hint else None, lit)
@@ -200,6 +204,15 @@ def read_dice(frame: np.ndarray, *, params: DiceParams = DiceParams(),
     dice = [d for d, c, band in zip(dice, at, is_on_band(work, mask, at, side))
             if not band and not is_inside(thin, c)]
     return DiceReading.from_dice(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])))
+
+
+def _cast(frame: np.ndarray, small: np.ndarray,
+          lamp: Callable[[], np.ndarray | None]) -> np.ndarray | None:
+    """The gains that undo a colour cast: ``white_gains`` (``small`` is the frame's
+    ``quarter_sample``), or when it finds none a strong lamp's (``lamp()``: ``dice_lamp``
+    on the frame before the exposure gain, so both readings of the frame take the same)."""
+    gains = white_gains(frame, small=small)
+    return gains if gains is not None else lamp()
 
 
 def _pip_dice(work: np.ndarray, side: float, dice: list[Die], scale: float,
