@@ -73,6 +73,10 @@ class TooManyCards(NotNow):
     """The camera sees more than one card; teaching takes them one at a time."""
 
 
+class TooBright(NotNow):
+    """The camera saw the card's paper at its ceiling: less light on it is the remedy."""
+
+
 @dataclass(frozen=True)
 class CardFace:
     """One face a game needs: its id (the deck file's stem) and the name printed on it."""
@@ -227,7 +231,7 @@ def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
 
     :raises NoCardInView, TooManyCards: as :func:`find_one_card`; NoCardInView also for an
         outline that is no card's shape, or not the deck's, or has a side off a straight edge.
-    :raises NotNow: the camera saw the card's paper at its ceiling (``CLIPPED_MOST``).
+    :raises TooBright: the camera saw the card's paper at its ceiling (``CLIPPED_MOST``).
     """
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise InvalidAction("The camera picture is not a colour image.")
@@ -252,7 +256,7 @@ def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
     size = (FACE_HEIGHT, max(16, round(FACE_HEIGHT * width / height)))
     face, _ = rectify(frame, quad, size)
     if clipped_share(face) > CLIPPED_MOST:  # the paper past the camera's ceiling
-        raise NotNow(TOO_BRIGHT)
+        raise TooBright(TOO_BRIGHT)
     return even_light(face)
 
 

@@ -525,3 +525,35 @@ def test_learning_live_without_any_camera_stops_at_once(tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.err.count("\n") == 1 and "no camera found" in captured.err
     assert "--from DIR" in captured.err and "Teaching" not in captured.out
+
+
+def test_the_bench_user_told_too_bright_dims_the_light_before_trying_again(monkeypatch,
+                                                                           tmp_path):
+    # bench/bench_teach.py's user retried a capture refused "too bright" under the same
+    # light three times, so a face whose photos were clipped was never taught (seed 129's
+    # hero-moon); a person told so dims the light, as the refusal says
+    from bench import bench_teach
+
+    lights: list[float] = []
+    answers = iter([deck_teach.TooBright(deck_teach.TOO_BRIGHT), NoCardInView("moved"), None,
+                    deck_teach.TooBright(deck_teach.TOO_BRIGHT)] * 3)
+
+    def scene(condition, ids, rng, faces, card_mm=None, *, light=1.0):
+        lights.append(light)
+        return one_card(ids[0])
+
+    def capture(frame):
+        answer = next(answers)
+        if answer is not None:
+            raise answer
+        return cs.faces()["num-1"]
+
+    monkeypatch.setattr(bench_teach, "scene", scene)
+    monkeypatch.setattr(bench_teach, "card_image", capture)
+    # too bright, dimmed; no card seen (the table moved), the light left dimmed; taken
+    assert bench_teach.taught_deck({"num-1": cs.faces()["num-1"]}, tmp_path, 1) == 2
+    assert lights == [1.0, bench_teach.DIMMED, bench_teach.DIMMED] and bench_teach.DIMMED < 1
+    # too bright three times: each try dimmer than the one before
+    lights.clear()
+    assert bench_teach.taught_deck({"num-2": cs.faces()["num-2"]}, tmp_path, 1) == 3
+    assert lights == [1.0, bench_teach.DIMMED, bench_teach.DIMMED ** 2]
