@@ -47,6 +47,7 @@ SIZE = (1280, 960)
 #: What a user told "too bright" does before trying again: dims the light on the card (a
 #: lamp turned down, the card moved out of it) to this share of what it was.
 DIMMED = 0.8
+DIMS = 3
 
 
 def scene(condition: str, ids: tuple[str, ...], rng: np.random.Generator,
@@ -98,25 +99,28 @@ def taught_deck(faces: dict[str, np.ndarray], folder: Path, seed: int,
                 card_mm: tuple[float, float] = CARD_MM) -> int:
     """Teach every face from one rendered photo of it alone; how many were refused.
 
-    A refused capture is tried again (the table moved a little), three tries in all; a
-    user told the card is too bright does what the refusal says and dims the light
-    (``DIMMED``) first.
+    A capture refused for the card's edge or count is tried again (the table moved a
+    little), three misses in all; a user told the card is too bright does what the
+    refusal says, dims the light (``DIMMED``, at most ``DIMS`` times) and tries again.
     """
     refused = 0
     for k, cid in enumerate(sorted(faces)):
         # each face its own photos, so a refusal of one does not change the others'
         rng = np.random.default_rng([seed, k])
-        light = 1.0
-        for _ in range(3):
+        dims, missed = 0, 0
+        while missed < 3:
             try:
                 save_taught(folder, cid, card_image(scene("plain", (cid,), rng, faces, card_mm,
-                                                          light=light)))
+                                                          light=DIMMED ** dims)))
                 break
             except TooBright:
                 refused += 1
-                light *= DIMMED
+                if dims == DIMS:
+                    break  # dimmed as far as a lamp goes
+                dims += 1
             except NotNow:
                 refused += 1
+                missed += 1
     return refused
 
 
