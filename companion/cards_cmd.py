@@ -136,11 +136,13 @@ def learn_from_folder(photos_dir: str | Path, deck_dir: str | Path, *,
     as the camera's teaching looks for it (:func:`companion.deck_teach.card_image`), then
     as a reference photo's outline; a photo where neither finds it is saved whole, as a
     scan would be, and named on ``out`` (a photo of a card on a busy table is better
-    retaken or cropped). With ``cards`` (the game's card ids and the names printed on
-    them) a photo may also be named by the printed name (``0.jpg``, ``Slide to 15.jpg``),
-    and one named otherwise is skipped with the nearest id, not taught as a face the game
-    never plays. Each photo gets a line on ``out`` as it is done. Returns 0, 1 if a photo
-    was unreadable or none was taught (one line on stderr says why).
+    retaken or cropped). A photo whose card the camera read at its ceiling is skipped with
+    what to do (``PHOTO_TOO_BRIGHT``): its face would lack the card's light print. With
+    ``cards`` (the game's card ids and the names printed on them) a photo may also be
+    named by the printed name (``0.jpg``, ``Slide to 15.jpg``), and one named otherwise is
+    skipped with the nearest id, not taught as a face the game never plays. Each photo gets
+    a line on ``out`` as it is done. Returns 0, 1 if a photo was unreadable or too bright,
+    or none was taught (one line on stderr says why).
     """
     src, dst = Path(photos_dir), Path(deck_dir)
     if not src.is_dir():
