@@ -31,7 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cv2  # noqa: E402
 
-from companion.deck_teach import NoCardInView, TooManyCards, card_image, save_taught  # noqa: E402
+from companion.deck_teach import (NoCardInView, TooBright, TooManyCards, card_image,  # noqa: E402
+                                  save_taught)
 from companion.errors import NotNow  # noqa: E402
 from scenes.cards import CARD_MM, make_plan, render  # noqa: E402
 from scenes.card_faces import deck_specs, draw_face  # noqa: E402
@@ -43,13 +44,19 @@ cv2.setNumThreads(1)
 SUITE = Path(__file__).resolve().parents[1] / "tests" / "data" / "cards-scenes"
 CONDITIONS = ("plain", "tilt", "glare", "dim", "blur")
 SIZE = (1280, 960)
+#: What a user told "too bright" does before trying again: dims the light on the card (a
+#: lamp turned down, the card moved out of it) to this share of what it was.
+DIMMED = 0.8
+DIMS = 3
 
 
 def scene(condition: str, ids: tuple[str, ...], rng: np.random.Generator,
-          faces: dict[str, np.ndarray], card_mm: tuple[float, float] = CARD_MM) -> np.ndarray:
+          faces: dict[str, np.ndarray], card_mm: tuple[float, float] = CARD_MM, *,
+          light: float = 1.0) -> np.ndarray:
+    """One rendered table; ``light`` scales the plan's light level (1: as drawn)."""
     plan = make_plan(condition, rng, sorted(faces), size=SIZE)
     plan = dataclasses.replace(plan, ids=ids, n_back=0, n_outside=0, overlap=False,
-                               card_mm=card_mm)
+                               card_mm=card_mm, level=plan.level * light)
     data, _ = render(plan, rng, faces)
     return decode_image(data)
 
@@ -90,17 +97,30 @@ def counting(faces: dict[str, np.ndarray], per: int, seed: int) -> list[float]:
 
 def taught_deck(faces: dict[str, np.ndarray], folder: Path, seed: int,
                 card_mm: tuple[float, float] = CARD_MM) -> int:
-    """Teach every face from one rendered photo of it alone; how many were refused."""
+    """Teach every face from one rendered photo of it alone; how many were refused.
+
+    A capture refused for the card's edge or count is tried again (the table moved a
+    little), three misses in all; a user told the card is too bright does what the
+    refusal says, dims the light (``DIMMED``, at most ``DIMS`` times) and tries again.
+    """
     refused = 0
     for k, cid in enumerate(sorted(faces)):
         # each face its own photos, so a refusal of one does not change the others'
         rng = np.random.default_rng([seed, k])
-        for _ in range(3):  # the user tries again, the table moved a little
+        dims, missed = 0, 0
+        while missed < 3:
             try:
-                save_taught(folder, cid, card_image(scene("plain", (cid,), rng, faces, card_mm)))
+                save_taught(folder, cid, card_image(scene("plain", (cid,), rng, faces, card_mm,
+                                                          light=DIMMED ** dims)))
                 break
+            except TooBright:
+                refused += 1
+                if dims == DIMS:
+                    break  # dimmed as far as a lamp goes
+                dims += 1
             except NotNow:
                 refused += 1
+                missed += 1
     return refused
 
 

@@ -136,11 +136,13 @@ def learn_from_folder(photos_dir: str | Path, deck_dir: str | Path, *,
     as the camera's teaching looks for it (:func:`companion.deck_teach.card_image`), then
     as a reference photo's outline; a photo where neither finds it is saved whole, as a
     scan would be, and named on ``out`` (a photo of a card on a busy table is better
-    retaken or cropped). With ``cards`` (the game's card ids and the names printed on
-    them) a photo may also be named by the printed name (``0.jpg``, ``Slide to 15.jpg``),
-    and one named otherwise is skipped with the nearest id, not taught as a face the game
-    never plays. Each photo gets a line on ``out`` as it is done. Returns 0, 1 if a photo
-    was unreadable or none was taught (one line on stderr says why).
+    retaken or cropped). A photo whose card the camera read at its ceiling is skipped with
+    what to do (``PHOTO_TOO_BRIGHT``): its face would lack the card's light print. With
+    ``cards`` (the game's card ids and the names printed on them) a photo may also be
+    named by the printed name (``0.jpg``, ``Slide to 15.jpg``), and one named otherwise is
+    skipped with the nearest id, not taught as a face the game never plays. Each photo gets
+    a line on ``out`` as it is done. Returns 0, 1 if a photo was unreadable or too bright,
+    or none was taught (one line on stderr says why).
     """
     src, dst = Path(photos_dir), Path(deck_dir)
     if not src.is_dir():
@@ -215,6 +217,10 @@ def nearest_card(stem: str, cards: Mapping[str, str]) -> str | None:
     return keys[close[0]] if close else None
 
 
+# A photo whose card the camera read at its ceiling (``deck_teach.TooBright``): saved, its
+# face would lack the light print the card has, and its look-alike would win every duel.
+PHOTO_TOO_BRIGHT = ("the card is too bright in this photo: its light colours are lost. "
+                    "Retake it with less light on the card, out of the lamp's glare")
 # Long side a photo is looked at when teaching: a 12 Mpx phone photo is shrunk to it (the
 # face is saved 400 pixels high; finding the card at 4000 pixels took up to 7 s).
 TEACH_SIDE = 1600
@@ -228,9 +234,10 @@ PHOTO_SUFFIXES = IMAGE_SUFFIXES + (".webp", ".heic", ".heif", ".avif", ".bmp", "
 def _photo_face(photo: np.ndarray) -> tuple[np.ndarray, bool]:
     """(the card's face, True) from a photo of one card; (the photo, False) if none found.
 
-    :raises ValueError: the photo is smaller than ``MIN_PHOTO_SIDE``.
+    :raises ValueError: the photo is smaller than ``MIN_PHOTO_SIDE``, or its card is too
+        bright (``PHOTO_TOO_BRIGHT``).
     """
-    from companion.deck_teach import card_image
+    from companion.deck_teach import TooBright, card_image
     from companion.errors import NotNow
 
     if min(photo.shape[:2]) < MIN_PHOTO_SIDE:
@@ -239,6 +246,8 @@ def _photo_face(photo: np.ndarray) -> tuple[np.ndarray, bool]:
     photo = shrink_to(photo, TEACH_SIDE)
     try:
         return card_image(photo), True
+    except TooBright:  # the card found, its light print lost with the paper: not a face
+        raise ValueError(PHOTO_TOO_BRIGHT) from None
     except NotNow:  # no card, several, or none with a clear edge: try a reference's way
         pass
     face = rectified_face(photo)  # the photo itself when it finds no outline

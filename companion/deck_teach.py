@@ -52,11 +52,15 @@ CARD_ASPECTS = (0.5, 0.75)
 #: The deck's shape is set once this many faces are taught (the median of their shapes,
 #: so one capture cut wrong among the first does not set it); later captures must fit it.
 ASPECT_VOTES = 3
-#: Most share of a capture (inside its rim) the camera may see at its ceiling in every channel
-#: (``vision.cards_exposure``): past it the paper is clipped, and light print with it. The
-#: captures of the deck taught live (``bench/bench_teach.py``) read 0 (paper below the
-#: ceiling) or 0.12-0.13 (paper clipped: a pale art box lost, and BANK cards named BARK).
+#: Most share of a capture (inside its rim) the camera may see at its ceiling in
+#: ``CLIPPED_CHANNELS`` channels or more (``vision.cards_exposure``): past it the paper is
+#: clipped, and light print with it. The captures of the deck taught live
+#: (``bench/bench_teach.py``) read 0-0.01 (paper below the ceiling) or 0.10-0.25 (a pale art
+#: box lost, and BANK cards named BARK: seeds 141, every channel; 45, green and red).
 CLIPPED_MOST = 0.05
+#: Channels at the ceiling that lose a light colour's lightness: two (green with red on a
+#: yellow band) carry most of it, so a tinted light that clips two is as bad as a white one.
+CLIPPED_CHANNELS = 2
 UNCLEAR_EDGE = ("I cannot make out the card's edge: put it on a plain part of the table, "
                 "away from other things, and try again.")
 TOO_BRIGHT = ("The card is too bright for the camera: its light colours are lost. Dim the "
@@ -71,6 +75,10 @@ class NoCardInView(NotNow):
 
 class TooManyCards(NotNow):
     """The camera sees more than one card; teaching takes them one at a time."""
+
+
+class TooBright(NotNow):
+    """The camera saw the card's paper at its ceiling: less light on it is the remedy."""
 
 
 @dataclass(frozen=True)
@@ -227,7 +235,7 @@ def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
 
     :raises NoCardInView, TooManyCards: as :func:`find_one_card`; NoCardInView also for an
         outline that is no card's shape, or not the deck's, or has a side off a straight edge.
-    :raises NotNow: the camera saw the card's paper at its ceiling (``CLIPPED_MOST``).
+    :raises TooBright: the camera saw the card's paper at its ceiling (``CLIPPED_MOST``).
     """
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise InvalidAction("The camera picture is not a colour image.")
@@ -251,8 +259,8 @@ def card_image(frame: np.ndarray, *, aspect: float | None = None) -> np.ndarray:
     height = max((sides[1] + sides[3]) / 2, 1.0)
     size = (FACE_HEIGHT, max(16, round(FACE_HEIGHT * width / height)))
     face, _ = rectify(frame, quad, size)
-    if clipped_share(face) > CLIPPED_MOST:  # the paper past the camera's ceiling
-        raise NotNow(TOO_BRIGHT)
+    if clipped_share(face, channels=CLIPPED_CHANNELS) > CLIPPED_MOST:  # past the ceiling
+        raise TooBright(TOO_BRIGHT)
     return even_light(face)
 
 

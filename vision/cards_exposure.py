@@ -14,6 +14,15 @@ Paper the camera read below its ceiling carries the sensor's noise and a light's
 its pixels scatter below 255, few of them reach the top level in all three channels at
 once. Paper past the ceiling is flat there. :func:`clipped_share` measures the share of
 the card (inside its rim, where the edge blends with the table) that is.
+
+The paper need not reach the ceiling in every channel for light print to be lost. Under a
+tinted light two channels can clip while the third stays below: green with red on a yellow
+title band and on a pale art box, and the print's lightness is then mostly the ceiling's
+(green with red or blue carries 0.79-0.93 of the luminance). A BANK face taught so (seed
+45: two channels at the ceiling over 0.10 of the card, all three over 0.001) has its pale
+art box's edge faint; a BARK card under a glare, its own light tones pushed up alike, then
+sides with it on that edge, not on the title word (table 0029, margin 0.11).
+``channels=2`` counts such pixels too.
 """
 
 from __future__ import annotations
@@ -27,8 +36,9 @@ CEILING = 254  # a channel at this grey level or above is at the camera's ceilin
 # decoding scatters a clipped 255 by a level or two)
 
 
-def clipped_share(face: np.ndarray) -> float:
-    """Share (0..1) of the card inside its rim at the ceiling in every channel.
+def clipped_share(face: np.ndarray, *, channels: int = 3) -> float:
+    """Share (0..1) of the card inside its rim at the ceiling in ``channels`` channels or
+    more (3: every channel).
 
     Parameters
     ----------
@@ -42,10 +52,14 @@ def clipped_share(face: np.ndarray) -> float:
         0 for a card the camera read below its ceiling, about the share of plain paper
         on the card for one whose paper it read at 255.
 
-    :raises ValueError: ``face`` is not an (h, w, 3) uint8 array.
+    :raises ValueError: ``face`` is not an (h, w, 3) uint8 array, or ``channels`` is not
+        1, 2 or 3.
     """
     check_frame(face, name="face")
+    if channels not in (1, 2, 3):
+        raise ValueError(f"channels must be 1, 2 or 3, not {channels!r}")
     h, w = face.shape[:2]
     m = round(RIM * h)
     inner = face[m:h - m, m:w - m] if min(h, w) > 2 * m + 2 else face
-    return float(np.count_nonzero(inner.min(axis=2) >= CEILING)) / (inner.shape[0] * inner.shape[1])
+    at_ceiling = np.count_nonzero(inner >= CEILING, axis=2) >= channels
+    return float(np.count_nonzero(at_ceiling)) / (inner.shape[0] * inner.shape[1])

@@ -173,3 +173,24 @@ def test_learn_from_photos_it_cannot_use_says_why_for_each(tmp_path, capsys):
                                                     or "too small" in heic_line)
     assert tiny_line == "num-2.png: too small to hold a card (6x6 pixels); skipped"
     assert "none of its photos could be used" in capsys.readouterr().err
+
+
+def test_learn_from_a_photo_too_bright_for_the_camera_skips_it_with_what_to_do(tmp_path):
+    # the camera's teaching refuses such a capture (its light print is lost with the paper);
+    # teaching from photos found the same card again by a reference's outline and saved it
+    from tests.companion.test_deck_teach import one_card
+    from tests.vision.test_cards_exposure import exposed
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    frame = one_card("act-bank", angle=20)
+    cv2.imwrite(str(photos / "act-bank.png"), exposed(frame, 1.3))
+    cv2.imwrite(str(photos / "act-bark.png"), exposed(frame, 0.95))
+    out = io.StringIO()
+    assert learn_from_folder(photos, tmp_path / "deck", out=out) == 1
+    bright, kept = out.getvalue().splitlines()[:2]
+    assert bright == ("act-bank.png: the card is too bright in this photo: its light colours "
+                      "are lost. Retake it with less light on the card, out of the lamp's "
+                      "glare; skipped")
+    assert kept == "act-bark.png: taught as act-bark"
+    assert sorted(p.name for p in (tmp_path / "deck").iterdir()) == ["act-bark.png"]

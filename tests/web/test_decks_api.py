@@ -117,6 +117,23 @@ def test_no_card_or_two_cards_are_refused_with_a_sentence(rig):
         not any((data / "decks" / "sorry-21").glob("*.png"))
 
 
+def test_a_card_too_bright_for_the_camera_is_refused_with_what_to_do(rig):
+    # a yellowish lamp takes the card's green and red past the camera's ceiling: the host
+    # page shows the refusal as it comes, and it says what to do
+    from tests.vision.test_cards_exposure import tinted
+
+    client, table, recognizer, data = rig
+    show(table, recognizer, tinted(one_card("act-bank"), (0.8, 1.25, 1.25)))
+    answer = client.post("/api/decks/sorry-21/switch/capture", headers=HOST)
+    assert answer.status_code == 409
+    assert answer.get_json() == {"error": "The card is too bright for the camera: its light "
+                                          "colours are lost. Dim the light on it or move it "
+                                          "out of the lamp's glare, and try again."}
+    assert not list((data / "decks" / "sorry-21").glob("*.png"))  # nothing saved
+    show(table, recognizer, tinted(one_card("act-bank"), (0.8, 0.95, 0.95)))  # dimmed
+    assert client.post("/api/decks/sorry-21/switch/capture", headers=HOST).status_code == 201
+
+
 @pytest.mark.parametrize("method,path", [
     ("GET", "/api/decks"), ("GET", "/api/decks/sorry-21"),
     ("POST", "/api/decks/sorry-21/switch/capture"),
