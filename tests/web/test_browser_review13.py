@@ -94,6 +94,9 @@ RECENT = {
          {"type": "bully", "target": "ann"}],
         ["Bully on Ann", "Counter: Food (Dog)", "Hazard: Ben plays Dog", "Ann tosses",
          "Cy leaves the table"]),
+    "sorry-21": (
+        [{"type": "play", "card": "number-5"}, {"type": "leave", "player": 2}],
+        ["Cy leaves the table", "Ann plays 5"]),
 }
 
 

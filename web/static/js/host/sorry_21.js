@@ -84,10 +84,10 @@
       const card = cardName(a.card);
       return players[a.turn] ? players[a.turn].name + " plays " + card : "Play " + card;
     }
-    if (a.type === "take-back") return "SORRY! on " + a.target;
-    if (a.type === "steal") return "Steal by " + a.player;
-    if (a.type === "tiebreak") return "Tiebreak pile of " + a.player;
-    if (a.type === "leave") return a.player + " leaves the table";
+    if (a.type === "take-back") return "SORRY! on " + playerName(a.target);
+    if (a.type === "steal") return "Steal by " + playerName(a.player);
+    if (a.type === "tiebreak") return "Tiebreak pile of " + playerName(a.player);
+    if (a.type === "leave") return playerName(a.player) + " leaves the table";
     return describeAction(a);
   }
 
