@@ -35,6 +35,7 @@ from pathlib import Path
 
 from companion.backup import JOURNAL, backup
 from companion.data_lock import DataFolderBusy, Held, hold_alone, hold_staging
+from companion.durable import fsync_path
 from companion.journal import missing_schema
 
 
@@ -78,14 +79,14 @@ def restore(src: Path, data_dir: Path) -> Restored:
                 shutil.rmtree(partial, ignore_errors=True)
                 raise
             os.rename(partial, ready)
-            _flush_dir(data_dir.parent)
+            fsync_path(data_dir.parent)
             try:
                 kept = _move_aside(data_dir)
             except OSError:  # the data folder is as it was: leave no copy beside it
                 shutil.rmtree(ready, ignore_errors=True)
                 raise
             os.rename(ready, data_dir)
-            _flush_dir(data_dir.parent)
+            fsync_path(data_dir.parent)
     return Restored(copied, kept)
 
 
@@ -109,7 +110,7 @@ def finish_restore(data_dir: Path, *, wait: bool = True) -> str | None:
             shutil.rmtree(ready)
             return f"removed {ready}, a restore interrupted before it replaced {data_dir}"
         os.rename(ready, data_dir)
-        _flush_dir(data_dir.parent)
+        fsync_path(data_dir.parent)
         return f"finished an interrupted restore: {data_dir} is the restored backup"
 
 
@@ -140,7 +141,7 @@ def _move_aside(data_dir: Path) -> Path | None:
     kept = _free_name(data_dir.parent, f"{data_dir.name}.before-restore-"
                       + time.strftime("%Y%m%d-%H%M%S"))
     os.rename(data_dir, kept)
-    _flush_dir(data_dir.parent)
+    fsync_path(data_dir.parent)
     return kept
 
 
@@ -205,18 +206,5 @@ def _flush_tree(root: Path) -> None:
     """fsync every file and folder under `root`, so a rename never publishes unwritten data."""
     for folder, _dirs, files in os.walk(root):
         for name in files:
-            fd = os.open(os.path.join(folder, name), os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        _flush_dir(Path(folder))
-
-
-def _flush_dir(folder: Path) -> None:
-    """fsync a folder, which makes the renames in it durable."""
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+            fsync_path(os.path.join(folder, name))
+        fsync_path(folder)
