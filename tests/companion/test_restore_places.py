@@ -14,6 +14,15 @@ def _hidden(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.startswith("."))
 
 
+def _refused(saved: Path, data: Path, capsys) -> str:  # type: ignore[no-untyped-def]
+    """Run ``companion restore``, expect it refused in one line; that line."""
+    capsys.readouterr()
+    assert main(["restore", str(saved), "--data-dir", str(data)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("companion restore: ") and err.count("\n") == 1, err
+    return err
+
+
 def test_a_linked_data_folder_is_restored_in_its_target_and_stays_a_link(tmp_path, saved):
     usb = tmp_path / "usb"
     _data_folder(usb / "companion", "111111", 2)
@@ -30,10 +39,7 @@ def test_a_linked_data_folder_is_restored_in_its_target_and_stays_a_link(tmp_pat
 def test_a_link_to_a_missing_folder_is_refused_in_one_line(tmp_path, saved, capsys):
     link = tmp_path / "data"
     link.symlink_to(tmp_path / "usb" / "companion")  # the disk is not mounted
-    capsys.readouterr()
-    assert main(["restore", str(saved), "--data-dir", str(link)]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith("companion restore: ") and err.count("\n") == 1, err
+    err = _refused(saved, link, capsys)
     assert "does not exist" in err and not (tmp_path / "usb").exists()
     assert _hidden(tmp_path) == []
 
@@ -45,10 +51,7 @@ def test_a_mount_point_is_refused_in_one_line_and_nothing_is_left(tmp_path, save
     real = os.path.ismount
     monkeypatch.setattr(os.path, "ismount", lambda p: Path(p) == data or real(p))
     before = _snapshot(data)
-    capsys.readouterr()
-    assert main(["restore", str(saved), "--data-dir", str(data)]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith("companion restore: ") and err.count("\n") == 1, err
+    err = _refused(saved, data, capsys)
     assert "mount point" in err and "folder inside it" in err
     assert _snapshot(data) == before and _hidden(tmp_path) == []
 
@@ -67,10 +70,7 @@ def test_a_data_folder_that_cannot_be_moved_aside_leaves_no_copy_behind(tmp_path
 
     monkeypatch.setattr(os, "rename", busy)
     before = _snapshot(data)
-    capsys.readouterr()
-    assert main(["restore", str(saved), "--data-dir", str(data)]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith("companion restore: ") and err.count("\n") == 1, err
+    err = _refused(saved, data, capsys)
     assert _snapshot(data) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "other", "saved"]
 
