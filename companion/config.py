@@ -52,6 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from companion.durable import fsync_path
+
 FILE_NAME = "companion.toml"
 
 DEFAULTS: dict[str, Any] = {
@@ -394,11 +396,7 @@ def write_settings(path: Path, text: str) -> None:
         with contextlib.suppress(OSError):
             part.unlink()
         raise
-    folder = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)  # the rename itself reaches the card
-    finally:
-        os.close(folder)
+    fsync_path(path.parent)  # the rename itself reaches the card
 
 
 def format_toml(config: Config, *, environment: bool = True) -> str:

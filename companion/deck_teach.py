@@ -25,6 +25,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
+from companion.durable import fsync_path
 from companion.errors import InvalidAction, NotNow
 from companion.games import GAMES, find_game
 
@@ -331,24 +332,15 @@ def save_taught(folder: str | os.PathLike[str], card_id: str, face: np.ndarray) 
     try:
         save_face(tmp, face)
         os.chmod(tmp, 0o644)  # mkstemp makes it private; a deck is an ordinary folder
-        _sync(tmp)  # on disk before it takes the name: a power cut leaves no empty face
+        fsync_path(tmp)  # on disk before it takes the name: a power cut leaves no empty face
         for old in face_files(root, card_id):
             if old != target:
                 old.unlink(missing_ok=True)
         os.replace(tmp, target)
-        _sync(root)  # the rename itself, before the teaching page hears "saved"
+        fsync_path(root)  # the rename itself, before the teaching page hears "saved"
     finally:
         Path(tmp).unlink(missing_ok=True)
     return target
-
-
-def _sync(path: str | os.PathLike[str]) -> None:
-    """Flush a file's or a folder's entries to the disk."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def forget(folder: str | os.PathLike[str], card_id: str) -> int:

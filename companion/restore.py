@@ -15,6 +15,10 @@ killed restore left:
   data folder: the restore is finished;
 - ``restore-ready`` beside the data folder (killed before the first rename): removed.
 
+A data folder that is a symbolic link (to a USB disk, say) is restored in the folder it
+points to, so the link stays and the data stays on that disk. A mount point cannot be
+renamed, so it is refused: the data folder must be a folder inside the disk.
+
 The new data folder is a fresh one, so the old ``companion.db-wal``/``-shm`` (which SQLite
 would replay over the restored journal) are not in it: they stay with the dated copy, where
 they belong to its journal.
@@ -31,6 +35,7 @@ from pathlib import Path
 
 from companion.backup import JOURNAL, backup
 from companion.data_lock import DataFolderBusy, Held, hold_alone, hold_staging
+from companion.durable import fsync_path
 from companion.journal import missing_schema
 
 
@@ -47,11 +52,13 @@ def restore(src: Path, data_dir: Path) -> Restored:
 
     :raises DataFolderBusy: a companion is running on `data_dir` (or another restore).
     :raises ValueError: `src` is not a companion backup (no journal, a damaged one, another
-        program's database), or is the data folder itself.
+        program's database), or is the data folder itself; `data_dir` is a mount point or
+        a link to nothing.
     :raises OSError: a file could not be read or written (the data folder is as it was).
     """
     if not (src / JOURNAL).is_file():
         raise ValueError(f"{src} is not a companion backup: it has no {JOURNAL}")
+    data_dir = _real_folder(data_dir)
     if data_dir.exists() and src.resolve() == data_dir.resolve():
         raise ValueError(f"{src} is the data folder itself: give a backup folder")
     lock = hold_alone(data_dir) if data_dir.is_dir() else Held(None)
@@ -61,6 +68,7 @@ def restore(src: Path, data_dir: Path) -> Restored:
                                  "running companion?): stop it first")
         finish_restore(data_dir, wait=False)
         partial, ready = _staging(data_dir)
+        partial.parent.mkdir(parents=True, exist_ok=True)  # a new machine
         partial.mkdir()
         with hold_staging(partial, wait=False) or Held(None):
             try:
@@ -71,15 +79,14 @@ def restore(src: Path, data_dir: Path) -> Restored:
                 shutil.rmtree(partial, ignore_errors=True)
                 raise
             os.rename(partial, ready)
-            _flush_dir(data_dir.parent)
-            kept = None
-            if data_dir.exists():
-                kept = _free_name(data_dir.parent, f"{data_dir.name}.before-restore-"
-                                  + time.strftime("%Y%m%d-%H%M%S"))
-                os.rename(data_dir, kept)
-                _flush_dir(data_dir.parent)
+            fsync_path(data_dir.parent)
+            try:
+                kept = _move_aside(data_dir)
+            except OSError:  # the data folder is as it was: leave no copy beside it
+                shutil.rmtree(ready, ignore_errors=True)
+                raise
             os.rename(ready, data_dir)
-            _flush_dir(data_dir.parent)
+            fsync_path(data_dir.parent)
     return Restored(copied, kept)
 
 
@@ -89,6 +96,7 @@ def finish_restore(data_dir: Path, *, wait: bool = True) -> str | None:
 
     :raises DataFolderBusy: `wait` is false and a restore is running now.
     """
+    data_dir = data_dir.resolve() if data_dir.is_symlink() else data_dir  # as restore does
     partial, ready = _staging(data_dir)
     said = None
     with hold_staging(partial, wait=wait) or Held(None):
@@ -102,8 +110,39 @@ def finish_restore(data_dir: Path, *, wait: bool = True) -> str | None:
             shutil.rmtree(ready)
             return f"removed {ready}, a restore interrupted before it replaced {data_dir}"
         os.rename(ready, data_dir)
-        _flush_dir(data_dir.parent)
+        fsync_path(data_dir.parent)
         return f"finished an interrupted restore: {data_dir} is the restored backup"
+
+
+def _real_folder(data_dir: Path) -> Path:
+    """The folder to restore in: `data_dir`, or the folder it links to.
+
+    :raises ValueError: `data_dir` links to nothing (a disk not mounted?) or is a mount
+        point, which cannot be renamed aside.
+    """
+    if data_dir.is_symlink():
+        target = data_dir.resolve()
+        if not target.is_dir():
+            raise ValueError(f"{data_dir} is a link to {target}, which does not exist (is "
+                             "the disk mounted?): nothing restored")
+        data_dir = target
+    if os.path.ismount(data_dir):
+        raise ValueError(f"{data_dir} is a mount point, which a restore cannot replace: "
+                         f"restore into a folder inside it (--data-dir {data_dir / 'companion'}"
+                         "), or stop the companion and copy the backup's files in")
+    return data_dir
+
+
+def _move_aside(data_dir: Path) -> Path | None:
+    """Rename the data folder to a dated copy beside it; the copy, or None if there was
+    no data folder."""
+    if not data_dir.exists():
+        return None
+    kept = _free_name(data_dir.parent, f"{data_dir.name}.before-restore-"
+                      + time.strftime("%Y%m%d-%H%M%S"))
+    os.rename(data_dir, kept)
+    fsync_path(data_dir.parent)
+    return kept
 
 
 def _staging(data_dir: Path) -> tuple[Path, Path]:
@@ -167,18 +206,5 @@ def _flush_tree(root: Path) -> None:
     """fsync every file and folder under `root`, so a rename never publishes unwritten data."""
     for folder, _dirs, files in os.walk(root):
         for name in files:
-            fd = os.open(os.path.join(folder, name), os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        _flush_dir(Path(folder))
-
-
-def _flush_dir(folder: Path) -> None:
-    """fsync a folder, which makes the renames in it durable."""
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+            fsync_path(os.path.join(folder, name))
+        fsync_path(folder)

@@ -97,9 +97,16 @@ def _open_data(args: argparse.Namespace,
         print("companion serve: --pin is empty: give the host PIN, or leave --pin out to keep "
               "the one stored in the data folder", file=sys.stderr)
         return 2
-    try:  # before the settings are read: companion.toml may be in what it puts back
-        finished = finish_restore(folder)
+    held = Held(None)
+    try:  # the folder first: a running restore finishes before anything in it is read
+        finished = None
+        if not folder.exists():  # a restore killed between its renames: its copy becomes it
+            finished = finish_restore(folder)
+        if folder.exists():
+            held = hold_shared(folder)
+            finished = finish_restore(folder) or finished  # companion.toml may be in its copy
     except OSError as exc:
+        held.close()
         print(f"companion serve: cannot use the data folder {folder}: {exc.strerror or exc}",
               file=sys.stderr)
         return 1
@@ -111,12 +118,13 @@ def _open_data(args: argparse.Namespace,
         calibration = load_calibration(config)
         _check_address(config.host, config.port)
     except ConfigError as exc:
+        held.close()
         print(f"companion serve: {exc}", file=sys.stderr)
         return 2
-    held = Held(None)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        held = hold_shared(folder)
+        if not folder.exists():  # a new data folder (not made for a refused setting)
+            folder.mkdir(parents=True, exist_ok=True)
+            held = hold_shared(folder)
         journal = Journal(folder)
     except OSError as exc:
         held.close()

@@ -95,6 +95,8 @@ class Session:
             options = {}
         if not isinstance(options, dict):
             raise InvalidAction("Options must be a JSON object.")
+        if hasattr(module, "RULES"):  # stamped, so a later replay keeps this game's rules
+            options = {**options, "rules": module.RULES}
         state = module.new_game(players, options)
         names = [p["name"] for p in module.public_state(state)["players"]]
         with self._lock:

@@ -59,13 +59,18 @@ def action_schema(module: ModuleType, action_type: str) -> dict[str, Any]:
         "title": f"{module.NAME}: {action_type}",
         "description": doc.summary,
         "type": "object",
-        "properties": {"type": {"const": action_type}, **dict(doc.properties),
-                       "version": _SEEN_VERSION},
+        "properties": {"type": {"const": action_type}, "at": _STAMPED_AT,
+                       **dict(doc.properties), "version": _SEEN_VERSION},  # COMMON_FIELDS
         "required": ["type", *doc.required],
         "additionalProperties": False,  # a misspelt field is refused (base.check_fields)
         "examples": [dict(doc.example)],
     }
 
+
+#: The time stamp any action may carry and the companion replaces (companion/session.py act).
+_STAMPED_AT = {"type": "number",
+               "description": "Optional and ignored: the companion stamps every action with "
+                              "its own clock (epoch seconds) when it takes it."}
 
 #: The optional guard every action and undo may carry (companion/session.py check_version).
 _SEEN_VERSION = {"type": "integer", "minimum": 0,

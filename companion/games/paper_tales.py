@@ -58,6 +58,12 @@ OPTIONS: dict[str, Any] = {
                       "construction": 60, "aging": 0},
     "auto_advance": False,
 }
+#: Rules version a new game is stamped with (``options["rules"]``, set by the session at
+#: creation, never by the form). 2 (27 Nov): a level-1 Temple adds 2 Gold at Income. A
+#: journal written before has none and replays as 1, where hosts entered that Gold by hand:
+#: replaying it with the Temple income would count it twice (and Gold breaks LP ties).
+RULES = 2
+
 #: One line per option for the new-game form (the host page shows it under the field).
 OPTION_HINTS: dict[str, str] = {
     "phase_seconds": "Time limit of each phase in seconds; 0 for no timer.",
@@ -138,6 +144,7 @@ class State:
     realms: tuple[Realm, ...]
     phase_seconds: tuple[float, ...]
     auto_advance: bool = False
+    temple_income: bool = True  # rules 2; False replays a journal written before them
     turn: int = 1
     phase: int = 0
     timer: timers.Timer = timers.new_timer(0)
@@ -155,6 +162,10 @@ def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> St
     :raises InvalidAction: on a bad player list or option.
     """
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS)
+    options = dict(options or {})
+    rules = options.pop("rules", 1)  # absent: journaled before rules versions existed
+    if rules not in (1, RULES) or isinstance(rules, bool):
+        raise InvalidAction(f"'rules' must be 1 or {RULES}.")
     options = check_options(options, OPTIONS, NAME)
     seconds = ledger.parse_phase_seconds(options.get("phase_seconds", {}),
                                          OPTIONS["phase_seconds"])
@@ -163,7 +174,8 @@ def new_game(players: list[str], options: Mapping[str, Any] | None = None) -> St
         raise InvalidAction("'auto_advance' must be true or false.")
     n = len(names)
     return State(players=names, realms=(Realm(),) * n, phase_seconds=seconds,
-                 auto_advance=auto, timer=timers.new_timer(seconds[0]),
+                 auto_advance=auto, temple_income=rules >= 2,
+                 timer=timers.new_timer(seconds[0]),
                  deployed=(False,) * n, built=(False,) * n)
 
 
@@ -318,9 +330,11 @@ def _advance(state: State, at: float) -> tuple[State, list[Event]]:
         state = replace(state, turn=turn, phase=END, timer=timers.new_timer(0), times_up=False)
         return state, events + [Event("tally", {"turn": turn})]
     if PHASES[phase] == "income":
-        temples = [p for p, r in zip(state.players, state.realms) if ledger.income(r) > 2]
-        state = replace(state, realms=tuple(replace(r, gold=r.gold + ledger.income(r))
-                                            for r in state.realms))
+        temple = state.temple_income
+        temples = [p for p, r in zip(state.players, state.realms)
+                   if ledger.income(r, temple=temple) > 2]
+        state = replace(state, realms=tuple(
+            replace(r, gold=r.gold + ledger.income(r, temple=temple)) for r in state.realms))
         events.append(Event("income", {"gold": 2, "temple": temples}))
     timer = timers.new_timer(state.phase_seconds[phase])
     if timer.duration > 0:
@@ -409,7 +423,8 @@ def public_state(state: State) -> dict[str, Any]:
         "auto_advance": state.auto_advance,
         "phase_seconds": dict(zip(PHASES, state.phase_seconds)),
         "wars": None if state.wars is None else views.wars_json(state.wars),
-        "reminders": views.reminders(phase, state.turn, state.players, state.realms),
+        "reminders": views.reminders(phase, state.turn, state.players, state.realms,
+                                    temple_income=state.temple_income),
         "ability_order": views.ability_order(state.players, state.realms),
         "history": [list(lps) for lps in state.history],
     }

@@ -265,9 +265,11 @@ def _check_build(action: Build, realm: Realm, who: str) -> None:
         raise IllegalAction(f"{who} has {realm.gold} Gold; that costs {cost}.")
 
 
-def income(realm: Realm) -> int:
-    """Gold a realm gains on entering Income: 2, and 2 more with a level-1 Temple."""
-    return 2 + (TEMPLE_INCOME if realm.buildings[BUILDINGS.index("temple")] == 1 else 0)
+def income(realm: Realm, *, temple: bool = True) -> int:
+    """Gold a realm gains on entering Income: 2, and 2 more with a level-1 Temple
+    (``temple=False``: a game under rules 1, where the host entered that Gold by hand)."""
+    level_one = realm.buildings[BUILDINGS.index("temple")] == 1
+    return 2 + (TEMPLE_INCOME if temple and level_one else 0)
 
 
 def build_cost(realm: Realm, action: Build) -> int:

@@ -48,8 +48,9 @@ def wars_json(result: WarsResult) -> dict[str, Any]:
 
 
 def reminders(phase: str, turn: int, players: tuple[str, ...],
-              realms: tuple[Realm, ...]) -> list[str]:
-    """What the table should remember in this phase, as sentences."""
+              realms: tuple[Realm, ...], *, temple_income: bool = True) -> list[str]:
+    """What the table should remember in this phase, as sentences (``temple_income``:
+    the game's rules add a level-1 Temple's Gold, see ``paper_tales.RULES``)."""
     two = len(players) == 2
     if phase == "recruitment":
         way = "left" if turn % 2 else "right"
@@ -67,7 +68,8 @@ def reminders(phase: str, turn: int, players: tuple[str, ...],
                             "higher or equal wins.")
         return [rule, "Each War won is 3 LP; a Front of 0 never wins."]
     if phase == "income":
-        temples = [who for who, r in zip(players, realms) if income(r) > 2]
+        temples = [who for who, r in zip(players, realms)
+                   if income(r, temple=temple_income) > 2]
         out = ["Everyone gained 2 Gold; add Income abilities as Gold entries."]
         if temples:
             whose = listed([f"{who}'s" for who in temples])

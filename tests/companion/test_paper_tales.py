@@ -114,8 +114,10 @@ def test_income_gives_everyone_two_gold():
 
 
 def test_a_level_one_temple_gives_two_more_gold_at_income_and_is_named():
-    # the Temple's +2 income was never added nor named (session 13; units digest)
-    state = play(go_to(three(), "construction"), {"type": "gold", "player": 0, "amount": 1},
+    # the Temple's +2 income was never added nor named (session 13; units digest); it
+    # comes with rules 2, which the session stamps on a new game (test_paper_tales_rules)
+    rules_two = game.new_game(["Ann", "Bob", "Cy"], {"rules": game.RULES})
+    state = play(go_to(rules_two, "construction"), {"type": "gold", "player": 0, "amount": 1},
                  {"type": "gold", "player": 2, "amount": 1},
                  {"type": "build", "player": 0, "building": "temple", "resource_gold": 2},
                  {"type": "build", "player": 2, "building": "temple"})  # with a Crystal

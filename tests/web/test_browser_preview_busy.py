@@ -95,13 +95,39 @@ def test_a_refused_preview_says_busy_and_comes_back_by_itself(browser, crowded):
 def test_each_refusal_in_a_row_waits_longer_up_to_half_a_minute(browser, crowded):
     url, _, _ = crowded
     page = _host_page(browser, url)
-    waits = page.evaluate("""() => [0, 3, 4, 5, 9].map((tries) => {
-        Preview.tries = tries; return [Preview.wait("5"), Preview.wait(null)]; })""")
-    for (after, bare), low in zip(waits, [5, 8, 16, 30, 30]):
+    tries = [0, 3, 4, 5, 9]
+    waits = page.evaluate("""(tries) => tries.map((n) => {
+        Preview.tries = n; return [Preview.wait("5"), Preview.wait(null)]; })""", tries)
+    for (after, bare), low, n in zip(waits, [5, 8, 16, 30, 30], tries):
         assert low <= after <= low * 1.2 + 0.5
-        assert min(low, 2 ** [0, 3, 4, 5, 9][waits.index([after, bare])]) <= bare <= 36
+        backoff = min(30, 2 ** n)  # no Retry-After: the backoff alone, plus up to a fifth
+        assert backoff <= bare <= backoff * 1.2 + 0.5, (n, bare)
     in_ten = page.evaluate("() => { Preview.tries = 1; return Preview.wait("
                            "new Date(Date.now() + 10000).toUTCString()); }")
     assert 9 <= in_ten <= 12.5, "an HTTP date in Retry-After counts too"
+    assert not page.js_errors
+    page.context.close()
+
+
+def test_a_retry_refused_another_way_says_why_and_stops_retrying(browser, crowded):
+    # busy, then logged out before the retry: "Busy, retrying" stayed up over a hidden
+    # picture, with no retry pending
+    url, port, slots = crowded
+    page = _host_page(browser, url)
+    phones = _fill_the_cap(port, slots)
+    try:
+        page.click("#preview-card summary")
+        page.wait_for_selector("#preview-busy", state="visible")
+        page.context.clear_cookies()  # the host's login is gone: the retry gets a 401
+        page.wait_for_function("() => !/^busy/i.test("
+                               "document.getElementById('preview-busy').innerText)",
+                               timeout=40_000)
+        notice = page.inner_text("#preview-busy")
+        assert "log in on the host page" in notice, notice
+        assert page.evaluate("() => Preview.timer") is None, "nothing is retried"
+        snap(page, "preview-refused-390x844")
+    finally:
+        for phone in phones:
+            phone.close()
     assert not page.js_errors
     page.context.close()

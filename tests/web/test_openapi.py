@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from companion.games import GAMES, find_game
+from companion.games.base import COMMON_FIELDS
 from web.openapi import build_spec, json_type
 
 _TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None),
@@ -128,6 +129,18 @@ def test_every_action_example_passes_its_game(spec, game_id):
         assert validate(spec, action_schema, example) == []
         # as the session does: it stamps "at" before parsing; raises if the example is wrong
         module.parse_action({**example, "at": 1_800_000_000.0})
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_field_the_server_takes_on_any_action_is_in_its_schema(spec, game_id):
+    # "at" (the companion stamps its own) was missing: additionalProperties false refused
+    # what the server accepts
+    module = find_game(game_id)
+    for action_type in module.ACTIONS:
+        schema = spec["components"]["schemas"][f"{game_id}.{action_type}"]
+        assert COMMON_FIELDS <= set(schema["properties"]), action_type
+        example = dict(module.ACTIONS[action_type].example)
+        assert validate(spec, schema, {**example, "at": 1_800_000_000.5, "version": 3}) == []
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

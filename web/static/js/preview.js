@@ -8,7 +8,8 @@
  * longer each time it is refused again (2, 4, ... 30 s; a little random so several hosts
  * do not come back together); a probe that streams means a slot freed meanwhile: the
  * picture is opened again after the same backoff, so a race for that slot never spins.
- * Any other answer (no camera, logged out) is not retried: the page says so elsewhere.
+ * Any other answer (no camera, logged out) is not retried: the notice says why (the
+ * companion's error sentence), and closing and opening the card tries again.
  */
 "use strict";
 
@@ -47,13 +48,29 @@ const Preview = {
     } catch (e) {
       return;  // unreachable: the page's banner says so, and "companion:back" reopens
     }
-    if (response.body) response.body.cancel().catch(() => {});
+    const retry = response.status === 503 || response.ok;  // ok: a slot freed since
+    const why = retry ? "" : await this.reason(response);
+    if (response.body && !response.bodyUsed) response.body.cancel().catch(() => {});
     if (!this.isOpen()) return;  // closed meanwhile
-    if (response.status === 503 || response.ok) {  // ok: a slot freed since; soon, not at once
+    if (retry) {  // soon, not at once
       this.tries += 1;
       const wait = this.wait(response.ok ? null : response.headers.get("Retry-After"));
       this.showBusy(wait);
       this.timer = setTimeout(() => this.open(), wait * 1000);
+    } else {  // not retried: say why instead of a busy notice that would stay up
+      this.tries = 0;
+      this.showNotice("No picture", why || "The companion refused it (" + response.status + ").",
+                      "Close and open this card to try again.");
+    }
+  },
+
+  /** The companion's one-line error in a refusal ({"error": ...}), or "". */
+  async reason(response) {
+    try {
+      const body = await response.json();
+      return typeof body.error === "string" ? body.error : "";
+    } catch (e) {
+      return "";
     }
   },
 
@@ -75,14 +92,20 @@ const Preview = {
 
   /** "Busy, retrying in N s" over the picture; null hides it. */
   showBusy(seconds) {
+    if (seconds === null) this.showNotice(null);
+    else this.showNotice("Busy, retrying", "Too many screens are watching the table right now.",
+                         "The picture tries again in " + seconds + " s.");
+  },
+
+  /** A notice over the hidden picture (title, why, what to do); a null title hides it. */
+  showNotice(title, why, todo) {
     const notice = document.getElementById("preview-busy");
-    notice.hidden = seconds === null;
-    this.img().classList.toggle("busy", seconds !== null);  // not a broken-image icon
-    fill(notice, seconds === null ? null : [
-      h("strong", {class: "preview-offline-title", text: "Busy, retrying"}),
-      h("span", {class: "preview-offline-why",
-                 text: "Too many screens are watching the table right now."}),
-      h("span", {class: "preview-offline-todo", text: "The picture tries again in " + seconds + " s."}),
+    notice.hidden = title === null;
+    this.img().classList.toggle("busy", title !== null);  // not a broken-image icon
+    fill(notice, title === null ? null : [
+      h("strong", {class: "preview-offline-title", text: title}),
+      h("span", {class: "preview-offline-why", text: why}),
+      h("span", {class: "preview-offline-todo", text: todo}),
     ]);
   },
 };
