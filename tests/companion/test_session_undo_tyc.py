@@ -15,22 +15,11 @@ import pytest
 from companion.errors import NotNow
 from companion.journal import Journal
 from companion.session import Session
+from tests.companion.test_session_undo_timers import clock, journal  # noqa: F401 (fixtures)
 from tests.support.clock import FakeClock
 
 STOPPED_AT_0 = {"duration": 10.0, "running": False, "deadline": None, "remaining_at_pause": 0.0}
 OPTIONS = {"countdown_seconds": 5, "scramble_seconds": 10}
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def journal(tmp_path):
-    j = Journal(tmp_path)
-    yield j
-    j.close()
 
 
 def scramble_ran_out_and_undone(journal: Journal, clock: FakeClock) -> Session:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.web.test_browser_review import snap
+from tests.web.test_browser_review13_results import act
 
 pytestmark = pytest.mark.browser
 
@@ -29,12 +30,6 @@ LAYOUT = """() => {
           join: panel.contains(document.getElementById('tv-join'))
                 || document.documentElement.classList.contains('tv-strip')};
 }"""
-
-
-def act(live_server: Any, **action: Any) -> dict:
-    status, body = live_server.request("POST", "/api/actions", action)
-    assert status == 200, body
-    return body
 
 
 def toss_up_final_round(live_server: Any) -> dict:
