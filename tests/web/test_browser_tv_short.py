@@ -1,9 +1,9 @@
 """Headless Chromium on /tv at the Pi's 800x480 touchscreen, mid-game: the board fits.
 
 On a screen under 1000 px wide the panel stood in two columns, the chart under the scores,
-and Toss Up!'s final round ran 557 px down a screen nobody scrolls (rev13); eight players
-of Toss Your Cookies ran 701 px. Now a short landscape screen has the three columns a TV
-has (main, scores, chart with the QR card at its foot). 1920x1080 must still fit.
+and Toss Up!'s final round ran 557 px down a screen nobody scrolls (rev13). Now a short
+landscape screen has the three columns a TV has (main, scores, chart with the QR card at
+its foot). 1920x1080 must still fit.
 
 Drives /usr/bin/chromium (Debian's) through Playwright; skipped when it is missing, except
 under CI.
@@ -44,28 +44,16 @@ def toss_up_final_round(live_server: Any) -> dict:
     return act(live_server, type="roll", green=3, yellow=7, red=0)
 
 
-def cookies_eight(live_server: Any) -> dict:
-    """Eight players of Toss Your Cookies, two rounds won (the chart shows)."""
-    assert live_server.request("POST", "/api/games", {
-        "game": "toss-your-cookies",
-        "players": ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]})[0] == 201
-    act(live_server, type="snickerdoodle", player="Ann")
-    return act(live_server, type="snickerdoodle", player="Ben")
-
-
 @pytest.mark.parametrize("width, height", [(800, 480), (1920, 1080)])
-@pytest.mark.parametrize("table", [toss_up_final_round, cookies_eight],
-                         ids=["toss-up-final-round", "cookies-eight"])
-def test_the_tv_mid_game_fits_the_screen_unscrolled(browser, live_server, table, width,
-                                                     height):
-    body = table(live_server)
+def test_toss_ups_final_round_fits_the_tv_unscrolled(browser, live_server, width, height):
+    body = toss_up_final_round(live_server)
     page = browser.new_context(viewport={"width": width, "height": height}).new_page()
     page.js_errors = []
     page.on("pageerror", lambda e: page.js_errors.append(str(e)))
     page.goto(live_server.url + "/tv")
     page.wait_for_selector(f'#board[data-version="{body["version"]}"] .player')
     page.wait_for_timeout(300)  # fitTv has run
-    snap(page, f"tv-short-{table.__name__}-{width}")
+    snap(page, f"tv-short-toss-up-final-{width}")
     layout = page.evaluate(LAYOUT)
     assert layout["chart"] and layout["join"]
     assert layout["height"] <= height, f"{layout['height']} px: nobody scrolls a TV"
