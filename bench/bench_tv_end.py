@@ -8,8 +8,9 @@ counts, whether the scores list is shown again beside the winner card, the chart
 strip of its own down the right edge), the root type size ``fitTv`` chose (px) and whether
 the board fits unscrolled. A layout, not a timing: the figures do not depend on the load.
 
-With ``--mid``: two tables still in play instead, Toss Up!'s final round (its banner,
-the last-turn line) and a Sorry! tiebreaker half played (its banner and piles).
+With ``--mid``: tables still in play instead, Toss Up!'s final round (its banner, the
+last-turn line), a Sorry! tiebreaker half played (its banner and piles), and mid-game
+Paper Toss, Paper Tales (five players) and Toss Your Cookies (eight) with a chart.
 
 Usage (on a checkout of main: ``PYTHONPATH`` on it, and this file run from anywhere)::
 
@@ -84,7 +85,8 @@ def finished_tables() -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 def tables_in_play() -> Iterator[tuple[str, dict[str, Any]]]:
-    """Toss Up!'s final round (Ann banked 101; Ben rolling) and a Sorry! tiebreaker."""
+    """Toss Up!'s final round (Ann banked 101; Ben rolling), a Sorry! tiebreaker, and
+    three more games mid-play (their charts beside the scores)."""
     state = toss_up.new_game(["Ann", "Ben", "Cleo", "Dan"])
     for data in [{"type": "roll", "green": 10, "yellow": 0, "red": 0}] * 10 + [
             {"type": "roll", "green": 1, "yellow": 9, "red": 0}, {"type": "bank"},
@@ -97,6 +99,19 @@ def tables_in_play() -> Iterator[tuple[str, dict[str, Any]]]:
                  {"type": "tiebreak", "player": "Ann", "cards": ["number-10", "number-9"]}):
         state, _ = sorry_21.apply(state, sorry_21.parse_action(data))
     yield "sorry-21", _view(sorry_21, state, "Sorry! Revenge")
+    state = paper_toss.new_game(["Ann", "Ben", "Cy"], {})
+    yield "paper-toss", _view(paper_toss, replace(
+        state, tokens=(5, 7, 3), history=tuple((k, k + 1, k // 2) for k in range(6))),
+        "Paper Toss")
+    state = paper_tales.new_game(["Ann", "Ben", "Cy", "Dee", "Eve"], {})
+    yield "paper-tales", _view(paper_tales, replace(
+        state, turn=3, history=((0,) * 5, (6, 3, 6, 0, 0), (12, 3, 12, 0, 0))), "Paper Tales")
+    names = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    state = toss_your_cookies.new_game(names, {})
+    yield "toss-your-cookies", _view(toss_your_cookies, replace(
+        state, wins=(1, 1, 0, 0, 1, 0, 0, 0), round=4,
+        history=((1,) + (0,) * 7, (1, 1) + (0,) * 6, (1, 1, 0, 0, 1, 0, 0, 0))),
+        "Toss Your Cookies")
 
 
 def main() -> None:

@@ -61,6 +61,8 @@ OPTION_HINTS: dict[str, str] = {
     "scramble_seconds": "The grab after \"Toss!\"; 0 lasts until you end it.",
     "cookies": "The cookies in play, one per player.",
 }
+#: The stamp ``prepare`` puts on a journaled claim made under the spent-timer rule.
+SPENDS_EXPIRED = "spends_expired"
 #: GPIO button -> action (``companion/controls.py``).
 BUTTONS: dict[str, dict[str, Any]] = {"next": {"type": "next"}, "timer": {"type": "toggle"}}
 @dataclass(frozen=True)
@@ -121,6 +123,8 @@ def prepare(state: State, data: Mapping[str, Any], rng: random.Random) -> dict[s
     ``"virtual": true``).
     """
     out = dict(data) if isinstance(data, Mapping) else data
+    if isinstance(out, dict) and out.get("type") == "claim":
+        out[SPENDS_EXPIRED] = True  # made under the rule (see rules.Call.spends_expired)
     if isinstance(out, dict) and out.get("type") == "roll":
         missing = [face for face in ("action", "number") if face not in out]
         if len(missing) == 2 or (missing and out.get("virtual") is True):
@@ -144,7 +148,8 @@ def parse_action(data: Mapping[str, Any]) -> Action:
         return rules.parse_claim(data, CARDS)
     at = timers.parse_at(data)
     if kind == "claim":
-        return Call(rules.parse_claim(data, CARDS).player, at)
+        return Call(rules.parse_claim(data, CARDS).player, at,
+                    spends_expired=data.get(SPENDS_EXPIRED) is True)
     if kind == "withdraw":
         return Withdraw(at)
     if kind == "roll":
@@ -225,8 +230,10 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         new = timers.pause(timer, at)
     elif kind == "start":
         new = timers.start(timer, at)
-    else:
+    elif timer.running:
         new = timers.add_time(timer, action.seconds, at)
+    else:  # time was up (held after an undo): the added time runs, as on the running 0
+        new = timers.start(timers.add_time(timer, action.seconds, at), at)
     event = Event("timer", {"op": kind, "phase": state.phase, "deadline": new.deadline,
                             "remaining_at_pause": None if new.running else new.left})
     return replace(state, timer=new), [event]
@@ -267,9 +274,12 @@ def _call(state: State, action: Call | Withdraw) -> tuple[State, list[Event]]:
     """Open a claim (pausing a running timer) or withdraw it (resuming that timer)."""
     timer = state.timer
     if isinstance(action, Call):
-        paused = timer is not None and timer.running
-        if paused:
+        running = timer is not None and timer.running
+        if running:
             timer = timers.pause(timer, action.at)  # type: ignore[arg-type]
+        # a timer already past its deadline is spent, not paused: a withdraw leaves it
+        # at 0, as on the state ``hold`` shows, so held and replayed states agree
+        paused = running and not (action.spends_expired and timer.left <= 0)  # type: ignore[union-attr]
         who = state.players[action.player]
         return replace(state, claim=action.player, claim_paused=paused, timer=timer), [
             Event("claim", {"player": who, "text": f"Snickerdoodle! {who} shows the hand."})]
@@ -308,6 +318,21 @@ def deadline(state: State) -> float | None:
     if state.over or state.timer is None:
         return None
     return state.timer.deadline
+
+
+def hold(state: State, at: float) -> State:
+    """The state with its countdown or scramble timer run out at ``at``: stopped at 0.
+
+    The session calls it after an undo takes back that timer's end (the countdown or
+    scramble comes back with its deadline in the past): phones then show time's up, not
+    a running 0, and the host moves on with ``skip``/``next`` or ``add_time``. Every
+    action accepted here gives the same state as on the running timer (``pause`` and
+    ``start`` are refused here; added time runs from now either way; a claim takes the
+    timer as spent, see ``_call``), so replaying the journal, which holds no hold, agrees.
+    """
+    if state.over or state.timer is None or not state.timer.running:
+        return state
+    return replace(state, timer=timers.skip(state.timer, at))
 
 
 def winners(state: State) -> tuple[str, ...]:

@@ -61,6 +61,10 @@ class Call:
 
     player: PlayerRef
     at: float
+    #: The claim takes a timer already past its deadline as spent (stopped at 0, not
+    #: paused by the claim). Claims journaled before this rule lack the stamp and replay
+    #: as they did: paused by the claim, run again (and out at once) by a withdraw.
+    spends_expired: bool = False
 
 
 @dataclass(frozen=True)
@@ -232,6 +236,8 @@ def check_timer(timer: timers.Timer | None, phase: str, action: TimerAction) -> 
         return
     if timer is None:
         raise NotNow(f"The {phase} has no timer; skip ends it.")
+    if not timer.running and timer.left <= 0 and kind in ("pause", "start"):
+        raise NotNow(f"Time is up for the {phase}; add time or skip it.")
     if kind == "timeout":
         if timer.deadline is None:
             raise NotNow(f"The {phase} timer is paused.")
@@ -241,7 +247,7 @@ def check_timer(timer: timers.Timer | None, phase: str, action: TimerAction) -> 
         raise NotNow(f"The {phase} timer is already paused.")
     elif kind == "start" and timer.running:
         raise NotNow(f"The {phase} timer is already running.")
-    elif kind == "add_time" and not timer.running:
+    elif kind == "add_time" and not timer.running and timer.left > 0:
         raise NotNow(f"Resume the {phase} timer before adding time.")
 
 
