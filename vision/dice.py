@@ -54,7 +54,7 @@ from vision.dice_segment import (apply_gains, clean_mask, exposure_gain, foregro
                                  is_table_colour, normalise_exposure, quarter_sample,
                                  table_model, unclipped_value, white_gains, BeforeGain)
 from vision.dice_gate import is_explained
-from vision.dice_measure import grown_crop
+from vision.dice_measure import grown_crop, grown_linear_crop
 from vision.frames import check_frame
 from vision.results import DiceReading, Die
 
@@ -390,7 +390,7 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
     # once, for the class map, the gradient and the faces (quicker than cv2.split)
     planes = tuple(cv2.extractChannel(hsv, i) for i in range(3))
     table_max = table.max(axis=2)
-    table_v = cv2.resize(table_max, (w, h), interpolation=cv2.INTER_LINEAR)[roi]
+    table_v = grown_linear_crop(table_max, (w, h), roi)  # (the ROI's part only)
     # in a deep shadow a die's colour is darker than ``min_value``, the table's there too:
     # a strongly coloured pixel counts down to a share of the table's brightness
     min_value: int | np.ndarray = params.min_value

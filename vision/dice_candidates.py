@@ -55,8 +55,7 @@ def face_candidates(cls_roi: np.ndarray, blob_roi: np.ndarray, near_roi: np.ndar
     near = cv2.compare(near_roi, 0, cv2.CMP_GT)
     unlike = cv2.bitwise_and(near, cv2.compare(raw_roi, 0, cv2.CMP_GT))
     blob = cv2.compare(blob_roi, 0, cv2.CMP_GT)
-    present = faces_.class_histogram(cls_roi, near)
-    differs = faces_.class_histogram(cls_roi, unlike)
+    present, differs = faces_.class_histograms(cls_roi, near, unlike)
     runs: list[tuple[int, bool, runs_.Run, float]] = []  # (code, need_pips, run, run area)
     for code in np.flatnonzero(present >= 0.5 * min_area):
         if code in CLASS_NAMES:

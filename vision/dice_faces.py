@@ -91,6 +91,17 @@ def class_histogram(cls_roi: np.ndarray, where: np.ndarray) -> np.ndarray:
     return hist.ravel()
 
 
+def class_histograms(cls_roi: np.ndarray, where: np.ndarray, within: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """``class_histogram`` inside ``where`` and inside ``within`` (0/255 masks, ``within``
+    set only where ``where`` is), the same counts from one histogram: each pixel's class
+    code (0-7) is raised by 8 where ``within`` is set, and ``where``'s 16-bin histogram
+    holds both (a masked histogram costs some ten times a comparison of the image)."""
+    both = cv2.bitwise_or(cls_roi, cv2.bitwise_and(within, 8))
+    hist = cv2.calcHist([both], [0], where, [16], [0, 16]).ravel()
+    return hist[:8] + hist[8:], hist[8:]
+
+
 def components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """8-connected components of a uint8 mask with their stats and centroids (as
     ``cv2.connectedComponentsWithStats``), by the block-based scan that is quickest on

@@ -149,3 +149,23 @@ def grown_crop(small: np.ndarray, size: tuple[int, int], box: tuple[slice, slice
     grown = cv2.resize(part, (2 * part.shape[1], 2 * part.shape[0]),
                        interpolation=cv2.INTER_NEAREST)
     return grown[rows.start - 2 * y0:rows.stop - 2 * y0, cols.start - 2 * x0:cols.stop - 2 * x0]
+
+
+def grown_linear_crop(small: np.ndarray, size: tuple[int, int], box: tuple[slice, slice]
+                      ) -> np.ndarray:
+    """``cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)[box]`` (``size`` is
+    (width, height), ``box`` (rows, columns) slices with set bounds), growing only the
+    part of ``small`` the box needs when ``size`` is ``small``'s times a power of two each
+    way: a pixel then takes the same two neighbours at the same weights wherever the grown
+    part starts (its position in ``small`` is exact in binary), and one pixel of
+    ``small`` kept past the box on each side stands in for the clamping at an edge."""
+    h, w = small.shape[:2]
+    fx, fy = size[0] // w, size[1] // h
+    if (size[0] != fx * w or size[1] != fy * h or fx & (fx - 1) or fy & (fy - 1)):
+        return cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)[box]
+    rows, cols = box
+    x0, y0 = max(0, cols.start // fx - 1), max(0, rows.start // fy - 1)
+    x1, y1 = min(w, (cols.stop - 1) // fx + 2), min(h, (rows.stop - 1) // fy + 2)
+    part = small[y0:y1, x0:x1]
+    grown = cv2.resize(part, ((x1 - x0) * fx, (y1 - y0) * fy), interpolation=cv2.INTER_LINEAR)
+    return grown[rows.start - fy * y0:rows.stop - fy * y0, cols.start - fx * x0:cols.stop - fx * x0]

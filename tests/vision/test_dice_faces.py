@@ -93,3 +93,16 @@ def test_a_light_die_tinted_another_games_hue_by_the_lamp_takes_its_marks_colour
     frame[380:460, 500:620] = 250  # a sheet of white paper
     ds.die(frame, (200, 200), 40, body, mark=mark)
     assert read_dice(cv2.GaussianBlur(frame, (0, 0), 0.8)).counts() == counts
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_both_class_histograms_from_one_are_the_two_taken_apart(seed):
+    rng = np.random.default_rng(seed)
+    shape = (97, 131) if seed % 2 else (480, 640)
+    cls = rng.integers(0, 7, shape).astype(np.uint8)  # every class code, NONE too
+    where = np.where(rng.random(shape) < 0.6, 255, 0).astype(np.uint8)
+    within = cv2.bitwise_and(where, np.where(rng.random(shape) < 0.5, 255, 0).astype(np.uint8))
+    present, differs = faces_.class_histograms(cls, where, within)
+    assert np.array_equal(present, faces_.class_histogram(cls, where))
+    assert np.array_equal(differs, faces_.class_histogram(cls, within))
+    assert present.dtype == differs.dtype == faces_.class_histogram(cls, where).dtype

@@ -10,6 +10,7 @@ import cv2
 from vision.dice import _doubled_stats
 from vision.dice_faces import LIGHT, describe, measure
 from vision.dice_measure import (blob_stats, cornerness_many, edge_strength, grown_crop,
+                                 grown_linear_crop,
                                  outer_contours, ring_share_many, sparse_blob_stats)
 from vision.dice_segment import fill_holes
 
@@ -192,4 +193,20 @@ def test_a_grown_crop_is_the_crop_of_the_grown_mask():
                    slice(x0, int(rng.integers(x0 + 1, size[0] + 1))))
             want = cv2.resize(small, size, interpolation=cv2.INTER_NEAREST)[box]
             got = grown_crop(small, size, box)
+            assert got.shape == want.shape and np.array_equal(got, want)
+
+
+def test_a_grown_linear_crop_is_the_crop_of_the_grown_image():
+    # powers of two (the table's brightness grown 16 times), others, and boxes at the edges
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        h, w = (int(v) for v in rng.integers(1, 40, 2))
+        small = rng.integers(0, 256, (h, w)).astype(np.uint8)
+        for size in [(16 * w, 16 * h), (4 * w, 2 * h), (3 * w, 3 * h), (w, h),
+                     (int(1.7 * w) + 1, int(1.3 * h) + 1)]:
+            y0, x0 = int(rng.integers(0, size[1])), int(rng.integers(0, size[0]))
+            box = (slice(y0, int(rng.integers(y0 + 1, size[1] + 1))),
+                   slice(x0, int(rng.integers(x0 + 1, size[0] + 1))))
+            want = cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)[box]
+            got = grown_linear_crop(small, size, box)
             assert got.shape == want.shape and np.array_equal(got, want)
