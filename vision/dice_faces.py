@@ -284,16 +284,27 @@ def _mark(cls_crop: np.ndarray, holes: np.ndarray, n_in: int, *, skip_yellow: bo
         return NONE, 0.0, (0.0, 0.0), ()
     mark = int(GREEN + counts.argmax())
     in_mark = cv2.bitwise_and(holes, cv2.compare(cls_crop, mark, cv2.CMP_EQ))
-    m = cv2.moments(in_mark, True)
-    spots = []
+    spots, at = [], (0.0, 0.0)
     for code in (GREEN, YELLOW, RED):
         if counts[code - GREEN] > 0.03 * n_in:
             _, _, stats, cents = components(in_mark if code == mark else
                                             cv2.bitwise_and(holes, cv2.compare(cls_crop, code,
                                                                                cv2.CMP_EQ)))
+            if code == mark:  # (always: the mark's count is the most, over 3%)
+                at = _centroid(stats[1:, 4], cents[1:])
             spots += [(code, float(cx), float(cy), float(st[4] / n_in))
                       for (cx, cy), st in zip(cents[1:], stats[1:]) if st[4] >= 0.03 * n_in]
-    return mark, float(counts.max()), (m["m10"] / m["m00"], m["m01"] / m["m00"]), tuple(spots)
+    return mark, float(counts.max()), at, tuple(spots)
+
+
+def _centroid(areas: np.ndarray, cents: np.ndarray) -> tuple[float, float]:
+    """The centre (x, y) of all the labelled pieces together, bit for bit as
+    ``cv2.moments(mask, True)`` gives it (m10 / m00, m01 / m00): each piece's exact pixel
+    sums are recovered from its centroid (a sum over its area, in double) and added."""
+    area = areas.astype(np.float64)
+    sums = np.rint(cents * area[:, None]).sum(axis=0)
+    total = float(area.sum())
+    return float(sums[0]) / total, float(sums[1]) / total
 
 
 def has_pips(face: Face) -> bool:

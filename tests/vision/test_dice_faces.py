@@ -106,3 +106,19 @@ def test_both_class_histograms_from_one_are_the_two_taken_apart(seed):
     assert np.array_equal(present, faces_.class_histogram(cls, where))
     assert np.array_equal(differs, faces_.class_histogram(cls, within))
     assert present.dtype == differs.dtype == faces_.class_histogram(cls, where).dtype
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_marks_centre_from_its_pieces_is_the_masks_centroid(seed):
+    # several spots (a star's points, a mark cut by pips), sizes odd and even
+    rng = np.random.default_rng(seed)
+    h, w = (int(v) for v in rng.integers(8, 90, 2))
+    mask = np.zeros((h, w), np.uint8)
+    for _ in range(int(rng.integers(1, 6))):
+        cv2.circle(mask, (int(rng.integers(0, w)), int(rng.integers(0, h))),
+                   int(rng.integers(0, 9)), 255, -1)
+    mask[rng.random((h, w)) < 0.01] = 255
+    _, _, stats, cents = faces_.components(mask)
+    m = cv2.moments(mask, True)
+    assert faces_._centroid(stats[1:, 4], cents[1:]) == (m["m10"] / m["m00"],
+                                                         m["m01"] / m["m00"])
