@@ -182,31 +182,25 @@ def test_measure_then_describe_agree():
     assert face.holes > 0.02 and face.pips > 100 and face.mark == 0  # no coloured mark
 
 
-def test_a_grown_crop_is_the_crop_of_the_grown_mask():
+@pytest.mark.parametrize("grow, interpolation, sizes", [
+    (grown_crop, cv2.INTER_NEAREST, lambda w, h: [
+        (2 * w, 2 * h), (2 * w + 1, 2 * h), (int(1.7 * w) + 1, int(1.3 * h) + 1)]),
+    # powers of two (the table's brightness grown 16 times), others, and boxes at the edges
+    (grown_linear_crop, cv2.INTER_LINEAR, lambda w, h: [
+        (16 * w, 16 * h), (4 * w, 2 * h), (3 * w, 3 * h), (w, h),
+        (int(1.7 * w) + 1, int(1.3 * h) + 1)]),
+])
+def test_a_grown_crop_is_the_crop_of_the_grown_image(grow, interpolation, sizes):
     rng = np.random.default_rng(3)
     for _ in range(300):
         h, w = (int(v) for v in rng.integers(1, 40, 2))
-        small = (rng.random((h, w)) > 0.5).astype(np.uint8) * 255
-        for size in [(2 * w, 2 * h), (2 * w + 1, 2 * h), (int(1.7 * w) + 1, int(1.3 * h) + 1)]:
-            y0, x0 = int(rng.integers(0, size[1])), int(rng.integers(0, size[0]))
-            box = (slice(y0, int(rng.integers(y0 + 1, size[1] + 1))),
-                   slice(x0, int(rng.integers(x0 + 1, size[0] + 1))))
-            want = cv2.resize(small, size, interpolation=cv2.INTER_NEAREST)[box]
-            got = grown_crop(small, size, box)
-            assert got.shape == want.shape and np.array_equal(got, want)
-
-
-def test_a_grown_linear_crop_is_the_crop_of_the_grown_image():
-    # powers of two (the table's brightness grown 16 times), others, and boxes at the edges
-    rng = np.random.default_rng(5)
-    for _ in range(300):
-        h, w = (int(v) for v in rng.integers(1, 40, 2))
         small = rng.integers(0, 256, (h, w)).astype(np.uint8)
-        for size in [(16 * w, 16 * h), (4 * w, 2 * h), (3 * w, 3 * h), (w, h),
-                     (int(1.7 * w) + 1, int(1.3 * h) + 1)]:
+        if interpolation == cv2.INTER_NEAREST:
+            small = (small > 127).astype(np.uint8) * 255  # (a mask)
+        for size in sizes(w, h):
             y0, x0 = int(rng.integers(0, size[1])), int(rng.integers(0, size[0]))
             box = (slice(y0, int(rng.integers(y0 + 1, size[1] + 1))),
                    slice(x0, int(rng.integers(x0 + 1, size[0] + 1))))
-            want = cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)[box]
-            got = grown_linear_crop(small, size, box)
+            want = cv2.resize(small, size, interpolation=interpolation)[box]
+            got = grow(small, size, box)
             assert got.shape == want.shape and np.array_equal(got, want)
