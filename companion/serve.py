@@ -23,11 +23,12 @@ from companion.data_lock import Held, hold_shared
 from companion.indicators import Indicators
 from companion.journal import Journal
 from companion.restore import finish_restore
+from companion.demo_table import FRAMES, DemoTable, dice_in_hand
 from companion.session import Session
 
 log = logging.getLogger("companion")
 
-DEMO_FRAMES = Path(__file__).parent / "demo" / "frames"
+DEMO_FRAMES = FRAMES
 DEMO_PLAYERS = ["Ann", "Ben", "Cleo"]
 DEMO_FPS = 0.25  # the demo's replay camera shows each recorded table for 4 s
 #: What --demo changes (below companion.toml, the environment and flags).
@@ -71,7 +72,7 @@ def _serve_folder(args: argparse.Namespace, folder: Path, *, config: Config,
         return 2
     indicators = _indicators(config, session)
     capture, recognizer = _camera(config, session, indicators, calibration,
-                                  decks=folder / "decks")
+                                  decks=folder / "decks", demo=args.demo)
     buttons = _open_buttons(config)
     served = _server(args, config, folder, session, recognizer)
     if isinstance(served, int):
@@ -297,10 +298,12 @@ def _indicators(config: Config, session: Session) -> Indicators:
 
 
 def _camera(config: Config, session: Session, indicators: Indicators,
-            calibration: Any, decks: Path) -> tuple[Any, Any]:
+            calibration: Any, decks: Path, *, demo: bool = False) -> tuple[Any, Any]:
     """The capture thread and the recognition loop, or (None, None) for ``--camera none``.
 
-    ``decks`` holds one taught deck folder per card game (``decks/sorry-21/``).
+    ``decks`` holds one taught deck folder per card game (``decks/sorry-21/``). With
+    ``demo`` and the demo's own recorded tables as the camera, the tables shown follow the
+    dice in hand (:class:`DemoTable`).
     """
     from hardware.camera import open_camera, parse_camera_spec
     from hardware.capture import CaptureThread
@@ -318,7 +321,13 @@ def _camera(config: Config, session: Session, indicators: Indicators,
         session.set_extra("camera", status)
         indicators.on_camera(status)
 
-    capture = CaptureThread(lambda: open_camera(spec, replay_fps=fps),
+    def opener() -> Any:
+        if demo and spec == DEMO_SETTINGS["camera"]["spec"]:
+            return DemoTable(lambda: dice_in_hand(session.state()),
+                             lambda folder: open_camera(f"replay:{folder}", replay_fps=fps))
+        return open_camera(spec, replay_fps=fps)
+
+    capture = CaptureThread(opener,
                             stall_seconds=max(5.0, 3 / fps), on_status=on_status)
     auto = config.dice == "auto"
     recognizer = Recognizer(capture.latest, session, calibration=calibration,

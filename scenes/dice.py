@@ -3,6 +3,8 @@
     python -m scenes.dice --out tests/data/dice-scenes --seed 1 --per-condition 14
     python -m scenes.dice --out companion/demo/frames --seed 7 --count 16 --dice 10 \\
         --conditions plain --flat
+    python -m scenes.dice --out companion/demo/fewer/K --seed 70K --count 2 --dice K \
+        --conditions plain --flat          # K = 1..9, the seed 701..709
 
 Each image gets a ``condition`` (one of :data:`CONDITIONS`) that sets what is hard about
 it; everything else (table, die style, light, camera) is drawn at random from the seed.

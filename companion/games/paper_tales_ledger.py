@@ -243,7 +243,10 @@ def _check_deploy(action: Deploy, realms: tuple[Realm, ...], who: str) -> None:
                                 if have else f"{who} has no {name} in play to discard.")
     _, _, cost = plan_deploy(realm, action.front, action.back, action.discard)
     if cost > realm.gold:
-        raise IllegalAction(f"{who} has {realm.gold} Gold; the new Units cost {cost}.")
+        # the rules discard the Units a player cannot pay for; which ones is the player's
+        # choice, so the host leaves them out of the deployment
+        raise IllegalAction(f"{who} has {realm.gold} Gold; the new Units cost {cost}. Leave out "
+                            f"the Units {who} cannot pay for: the rules discard them.")
 
 
 def _check_build(action: Build, realm: Realm, who: str) -> None:

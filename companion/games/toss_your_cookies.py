@@ -59,7 +59,9 @@ OPTION_HINTS: dict[str, str] = {
     "rounds": "Rounds agreed (1 to 15): the first to win more than half of them wins.",
     "countdown_seconds": "From the Toss roll to \"Toss!\" (3 to 30 seconds).",
     "scramble_seconds": "The grab after \"Toss!\"; 0 lasts until you end it.",
-    "cookies": "The cookies in play, one per player.",
+    "cookies": "The cookies in play, one per player, by name: "
+               + ", ".join(name.removesuffix(" Cookie") for name in rules.COOKIES.values())
+               + " (the first ones by default).",
 }
 #: The stamp ``prepare`` puts on a journaled claim made under the spent-timer rule.
 SPENDS_EXPIRED = "spends_expired"

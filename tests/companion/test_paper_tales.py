@@ -170,7 +170,8 @@ def test_deployment_pays_new_units_and_units_in_play_never_cost_again():
 
 def test_a_player_who_cannot_pay_is_refused_but_the_monkey_can_pay():
     state = play(go_to(three(), "deployment"), {"type": "gold", "player": 0, "amount": -3})
-    refused(state, deploy(0, ["knight"]), IllegalAction, "Ann has 0 Gold; the new Units cost 1")
+    refused(state, deploy(0, ["knight"]), IllegalAction, "Ann has 0 Gold; the new Units cost 1. "
+            "Leave out the Units Ann cannot pay for: the rules discard them.")
     state = play(state, deploy(0, ["knight", "monkey"]))
     assert view(state)["players"][0]["gold"] == 0
 

@@ -85,6 +85,14 @@ def test_cookie_sets_may_be_named_as_the_box_says():
         "gingerbread", "chocolate-chip", "fortune"]
 
 
+def test_the_new_game_form_names_every_cookie_it_takes():
+    # the form said "list names" but named none until a wrong one was refused (ux14)
+    said = game.OPTION_HINTS["cookies"].split(": ", 1)[1].split(" (")[0].split(", ")
+    state = game.new_game([str(n) for n in range(8)], {"cookies": said})
+    assert set(game.public_state(state)["setup"]["cookies"][i]["id"]
+               for i in range(8)) == set(rules_module.COOKIES)
+
+
 @pytest.mark.parametrize("options, match", [
     ({"cookies": ["fortune", "fortune", "sandwich"]}, "3 different cookies"),
     ({"cookies": ["Fortune", "fortune cookie", "sandwich"]}, "3 different cookies"),

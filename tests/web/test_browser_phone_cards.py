@@ -98,3 +98,22 @@ def test_the_phone_shows_the_hand_the_camera_sees_in_a_snickerdoodle(browser, li
     assert not phone.js_errors and not host.js_errors
     for page in (phone, host):
         page.context.close()
+
+
+def test_the_phones_word_a_missing_deck_for_players_in_a_snickerdoodle(browser, live_server):
+    # the claim on the phones read "No deck taught ... open Teach cards on the host page, or
+    # run companion deck learn --game toss-your-cookies" (ux14): the host's instructions
+    companion = start(live_server, "toss-your-cookies", {"type": "claim", "player": 1})
+    no_deck = "No deck taught for this game yet: open Teach cards on the host page."
+    companion.session.set_extra("cards", {"seen": [], "offer": None, "message": no_deck,
+                                          "unsure": [], "for_host": True})
+    phone = open_page(browser, live_server.url + "/")
+    host = open_host(browser, live_server)
+    phone.wait_for_selector("#claim-verdict")
+    assert phone.inner_text("#claim-verdict") == (
+        "The camera does not know this game's cards yet: the host can teach them.")
+    host.wait_for_selector("#claim-verdict")
+    assert host.inner_text("#claim-verdict") == no_deck  # the host is told what to do
+    assert not phone.js_errors and not host.js_errors
+    for page in (phone, host):
+        page.context.close()

@@ -185,3 +185,18 @@ def test_a_host_tap_after_the_next_button_ends_no_second_phase(browser, live_ser
     assert session.state()["phase"] == "deployment", "the host's tap ended a second phase"
     assert not host.js_errors
     host.context.close()
+
+
+def test_a_phase_timer_not_started_yet_is_not_said_to_be_paused(browser, live_server):
+    # before the host started the first phase the phones said "2:00 paused" (ux14)
+    live_server.request("POST", "/api/games", {"game": "paper-tales",
+                                               "players": ["Ann", "Ben", "Cy"]})
+    phone = open_phone(browser, live_server.url + "/")
+    words = ".tales-now .countdown-box .step-text"
+    phone.wait_for_selector(f"{words}:text-is('not started')")
+    live_server.request("POST", "/api/actions", {"type": "start"})
+    phone.wait_for_selector(f"{words}:text-is('left')")
+    live_server.request("POST", "/api/actions", {"type": "pause"})
+    phone.wait_for_selector(f"{words}:text-is('paused')")
+    assert not phone.js_errors
+    phone.context.close()

@@ -169,6 +169,13 @@ function unsureText(unsure, name) {
   return "Unsure: " + unsure.map(([guess, other]) => name(guess) + (other ? " or " + name(other) : "") + "?").join(" · ");
 }
 
+/** The camera's sentence about the cards (`cards.message`) as the phones and the TV say it:
+ *  one meant for the host ("No deck taught ... run companion deck learn", `for_host`) is
+ *  said plainly, as what the host can do. */
+function cardsMessage(cards) {
+  return cards.for_host ? "The camera does not know this game's cards yet: the host can teach them." : cards.message;
+}
+
 /** "4 × Chocolate Chip · Wild" for a list of card ids: each id once, in the order first
  *  seen, with its count when above one; `name(id)` says a card. */
 function countedText(ids, name) {

@@ -153,8 +153,7 @@ function cardsSaw(state, name, offered) {
         ? h("p", {class: "roll-none", id: "camera-cards", text: unsure.length ? "No card it is sure of" : "No card of this deck in view"}) : null,
     unsure.length ? h("p", {class: "hint", id: "camera-unsure", text: unsureText(unsure, name)}) : null,
     // a message for the host ("No deck taught ... run companion deck learn") is said plainly here
-    cards.message ? h("p", {class: "hint", id: "camera-message", text: cards.for_host
-      ? "The camera does not know this game's cards yet: the host can teach them." : cards.message}) : null,
+    cards.message ? h("p", {class: "hint", id: "camera-message", text: cardsMessage(cards)}) : null,
     cards.offer ? h("p", {class: "offer", id: "camera-offer", text: "Waiting for the host to confirm: " + offered(cards.offer)}) : null);
 }
 

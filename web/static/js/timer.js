@@ -32,6 +32,13 @@ function timerView(timer, id) {
                     text: formatSeconds(left || 0, plain)});
 }
 
+/** Whether `timer` waits to be started: never run yet at its full time (a Paper Tales
+ *  phase before the host starts it), not paused part way. */
+function timerWaits(timer) {
+  return Boolean(timer && !timer.running && timer.remaining_at_pause > 0
+                 && timer.remaining_at_pause >= timer.duration);
+}
+
 const Ticker = {
   ended: new Set(),
   /** Update every running clock, then sleep until the next one changes its second (at most

@@ -78,9 +78,7 @@ const Touch = {
   /** Whether a timer waits to be started, never run yet (Paper Tales' first phase): then
    *  Start timer is the step to take, not what the other buttons do. */
   timerWaits(state) {
-    const timer = state.timer;
-    return Boolean(timer && !timer.running && timer.remaining_at_pause > 0
-                   && timer.remaining_at_pause >= timer.duration);
+    return timerWaits(state.timer);
   },
 
   /** Pause/resume, +seconds and the extra buttons for a game's running timer.

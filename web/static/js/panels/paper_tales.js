@@ -26,7 +26,8 @@
         h("div", {class: "tales-row"},
           h("div", {class: "countdown-box"},
             timerView(state.timer, "phase-timer"),  // an untimed phase: only the words, no big dash
-            h("p", {class: "step-text", text: state.times_up ? "Time's up!" : state.timer ? (state.timer.running ? "left" : "paused") : "no timer"})),
+            h("p", {class: "step-text", text: state.times_up ? "Time's up!" : !state.timer ? "no timer"
+              : state.timer.running ? "left" : timerWaits(state.timer) ? "not started" : "paused"})),
           state.phase === "recruitment" ? h("div", {class: "direction", id: "direction"},
             h("span", {class: "dir-arrow", text: left ? "←" : "→"}),
             h("span", {text: "pass " + state.direction}),

@@ -36,7 +36,7 @@
       camera ? h("p", {class: "hint", id: "claim-seen", text: seen.length ? "The camera sees: " + handText(state, seen)
         : state.camera && !state.camera.online ? "The camera is offline: the table checks the hand." : "Waiting for the hand, face up under the camera."}) : null,
       unsure.length ? h("p", {class: "hint", id: "camera-unsure", text: unsureText(unsure, (id) => cardName(state, id))}) : null,
-      cards.message ? h("p", {class: "roll-text", id: "claim-verdict", text: cards.message}) : null,
+      cards.message ? h("p", {class: "roll-text", id: "claim-verdict", text: cardsMessage(cards)}) : null,
       cards.offer ? h("p", {class: "offer", text: "Waiting for the host to confirm"}) : null);
   }
 
