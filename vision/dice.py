@@ -420,6 +420,6 @@ def _find_faces(mask: np.ndarray, raw: np.ndarray, work: np.ndarray, table: np.n
                         traced=done, lit=before)
     if not beyond:
         return found, []
-    return found, marks_beyond(lambda everywhere: find_marks(
-        shaded, hsv, bgr, grad, everywhere, (x0, y0), min_area, params.max_side, lit=before),
-        near, (x0, y0))
+    return found, marks_beyond(lambda everywhere: find_marks(  # (near's: found above)
+        shaded, hsv, bgr, grad, everywhere, (x0, y0), min_area, params.max_side, lit=before,
+        skip=near), near, (x0, y0))

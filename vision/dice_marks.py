@@ -24,7 +24,8 @@ RAYS = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], 1)  # 16 unit directions (x,
 def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
                grad: np.ndarray, near_roi: np.ndarray, offset: tuple[int, int],
                min_area: float, max_side: float, min_side: float = 9.0, *,
-               traced: dict | None = None, lit: tuple | None = None) -> list[faces_.Face]:
+               traced: dict | None = None, lit: tuple | None = None,
+               skip: np.ndarray | None = None) -> list[faces_.Face]:
     """Top-face hypotheses from coloured marks ringed by a light body, as Face objects.
 
     The returned faces have ``body`` set: the die edge length in pixels estimated from how
@@ -36,6 +37,9 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
     traced already where they lie near a blob (the same masks: not traced again).
     ``lit`` is (the ROI's brightness before an exposure gain, the gain), when one was
     applied: brightness is measured on it (``dice_faces.measure``), not clipped at white.
+    ``skip`` is a (H, W) uint8 mask of the ROI, 0/255, where the caller has its marks
+    already: an outline whose bounding box lies wholly on it is not measured (its face's
+    centre, the outline's hull's centroid, would lie on it: ``dice_beyond.marks_beyond``).
     """
     spots: list[tuple] = []  # (code, outline, mask, its spot) of each outline a mark may be
     sizes = (min_area, max_side, min_side)
@@ -52,9 +56,9 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
                 continue
             contours = outer_contours(mask)
         # (and a green mark on a light die lying on green felt: an island in the felt's run)
-        for cnt in (*contours, *_islands(mask, contours, 2 * min_side)):
+        for cnt in (*contours, *_islands(mask, contours, 2 * min_side, skip=skip)):
             spot = _spot(cnt, sizes) if len(cnt) > 2 else None  # (a point or a line: no area)
-            if spot is not None:
+            if spot is not None and not (skip is not None and _lies_on(cnt, skip)):
                 spots.append((code, cnt, mask, spot))
     ringed = _ringed(cls_roi, [s[3] for s in spots])  # (most spots are not: all at once)
     spots = [s for s, ok in zip(spots, ringed) if ok]
@@ -65,6 +69,12 @@ def find_marks(cls_roi: np.ndarray, hsv_roi: np.ndarray, bgr_roi: np.ndarray,
         parts += _mark_part(code, cnt, mask, spot, body, cls_roi, value, hsv_roi, bgr_roi,
                             offset, sizes, lit)
     return faces_.finish(parts, cls_roi, grad, offset)
+
+
+def _lies_on(cnt: np.ndarray, mask: np.ndarray) -> bool:
+    """True when the bounding box of the outline ``cnt`` lies wholly on ``mask`` (0/255)."""
+    x, y, w, h = cv2.boundingRect(cnt)
+    return cv2.countNonZero(mask[y:y + h, x:x + w]) == w * h
 
 
 def _spot(cnt: np.ndarray, sizes: tuple[float, float, float]
@@ -128,11 +138,13 @@ def _mark_part(code: int, cnt: np.ndarray, mask: np.ndarray,
     return [{**part, "body": float(body), "body_value": body_value, "near_ring": ring}]
 
 
-def _islands(mask: np.ndarray, contours: tuple, least: float) -> list[np.ndarray]:
+def _islands(mask: np.ndarray, contours: tuple, least: float, *,
+             skip: np.ndarray | None = None) -> list[np.ndarray]:
     """Outer outlines of the pieces of ``mask`` lying in holes of its pieces whose outer
     outlines (``contours``) are at least ``least`` pixels both ways and whose holes hold
     a quarter of that squared (room for a die's body with the run around it); the outer
-    outlines do not reach them."""
+    outlines do not reach them. A piece whose box lies wholly on ``skip`` (0/255; see
+    ``find_marks``) is not looked into: its islands lie in its box."""
     out: list[np.ndarray] = []
     seen: set[tuple[int, int, int, int]] = set()  # (crops may overlap)
     for cnt in contours:
@@ -140,6 +152,8 @@ def _islands(mask: np.ndarray, contours: tuple, least: float) -> list[np.ndarray
         if min(w, h) < least or (
                 cv2.contourArea(cnt) - cv2.countNonZero(mask[y:y + h, x:x + w]) < least ** 2 / 4):
             continue  # no room for a die's body, or no hole that big in it
+        if skip is not None and _lies_on(cnt, skip):
+            continue  # (its islands too lie wholly where the caller has the marks)
         inner, tree = cv2.findContours(mask[y:y + h, x:x + w], cv2.RETR_TREE,
                                        cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))
         parents = tree[0][:, 3]

@@ -25,18 +25,31 @@ def _marks(bgr: np.ndarray) -> list:
     return find_marks(cls, hsv, bgr, gradient(hsv), near, (0, 0), 40.0, p.max_side)
 
 
-def test_a_mark_of_the_felts_colour_is_found_inside_the_felts_run():
-    # a light die with a green mark lying on green felt: the felt's green run holds the
-    # die's body as a hole, and the mark is an island in that hole
-    from vision.dice_faces import GREEN
-
+def _on_felt() -> np.ndarray:
+    """A light die with a green mark at (40, 40) lying on green felt (BGR, 80x80)."""
     felt = (40, 130, 30)
     patch = np.full((80, 80, 3), felt, np.uint8)
     top = cv2.boxPoints(((40.0, 40.0), (26.0, 26.0), 20.0))
     cv2.fillConvexPoly(patch, np.round(top).astype(np.int32), (228, 230, 230))
     cv2.polylines(patch, [np.round(top).astype(np.int32)], True, (90, 90, 90), 2)
     cv2.circle(patch, (40, 40), 6, felt, -1)
-    marks = [m for m in _marks(patch) if m.cls == GREEN and np.hypot(
+    return patch
+
+
+def _classes(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(HSV, class map) of a BGR patch, as the reader has them."""
+    p = DiceParams()
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    return hsv, class_map(hsv, p.hue_edges, min_sat=p.min_sat, light_value=p.light_value,
+                          min_value=p.min_value)
+
+
+def test_a_mark_of_the_felts_colour_is_found_inside_the_felts_run():
+    # a light die with a green mark lying on green felt: the felt's green run holds the
+    # die's body as a hole, and the mark is an island in that hole
+    from vision.dice_faces import GREEN
+
+    marks = [m for m in _marks(_on_felt()) if m.cls == GREEN and np.hypot(
         m.centre[0] - 40, m.centre[1] - 40) < 2]
     assert len(marks) == 1 and 20 < marks[0].body < 32
 
@@ -184,3 +197,52 @@ def test_a_ray_whose_light_runs_to_its_last_sample_stays_unbounded_among_longer_
     alone = dice_marks.body_sides(cls, value, grad, [small])[0]
     assert alone == 1.8 * 10  # twelve rays: their median leaves the light 10 out
     assert dice_marks.body_sides(cls, value, grad, [small, big])[0] == alone
+
+
+def _one_light_die() -> np.ndarray:
+    """A light die with a red mark at (40, 40) on wood (BGR, 80x80)."""
+    patch = np.full((80, 80, 3), (60, 110, 150), np.uint8)
+    cv2.rectangle(patch, (26, 26), (54, 54), (225, 228, 230), -1)
+    cv2.circle(patch, (40, 40), 6, _CLOTH, -1)
+    return patch
+
+
+@pytest.mark.parametrize("cover", ["all", "all but a column", "the centre only"])
+def test_a_mark_wholly_on_the_skipped_part_is_not_measured_one_reaching_off_it_is(cover):
+    # ``skip`` (marks_beyond: where the marks were found already) leaves out a mark only
+    # when its whole box lies on it: one reaching a pixel off it may have its centre
+    # there, so it is measured and given as before
+    p = DiceParams()
+    patch = _one_light_die()
+    hsv, cls = _classes(patch)
+    everywhere = np.full(cls.shape, 255, np.uint8)
+    grad = gradient(hsv)
+    plain = find_marks(cls, hsv, patch, grad, everywhere, (0, 0), 40.0, p.max_side)
+    red = [f for f in plain if f.cls == RED and np.hypot(f.centre[0] - 40, f.centre[1] - 40) < 2]
+    assert len(red) == 1
+    skip = np.zeros(cls.shape, np.uint8)
+    skip[{"all": np.s_[30:51, 30:51], "all but a column": np.s_[30:51, 30:46],
+          "the centre only": np.s_[38:43, 38:43]}[cover]] = 255
+    marks = find_marks(cls, hsv, patch, grad, everywhere, (0, 0), 40.0, p.max_side, skip=skip)
+    kept = [f for f in marks if f.cls == RED and np.hypot(f.centre[0] - 40, f.centre[1] - 40) < 2]
+    if cover == "all":
+        assert kept == []
+    else:
+        assert [(f.centre, f.area, f.body, f.ring) for f in kept] == [
+            (f.centre, f.area, f.body, f.ring) for f in red]
+
+
+@pytest.mark.parametrize("cover", ["everything", "the felt's left edge"])
+def test_the_islands_of_a_run_partly_skipped_are_still_looked_for(cover):
+    # a green mark on a light die on green felt is an island in the felt's run; the run
+    # is looked into unless its whole box lies on ``skip`` (its islands lie in that box)
+    p = DiceParams()
+    patch = _on_felt()
+    hsv, cls = _classes(patch)
+    skip = np.zeros(cls.shape, np.uint8)
+    skip[{"everything": np.s_[:, :], "the felt's left edge": np.s_[:, :10]}[cover]] = 255
+    marks = find_marks(cls, hsv, patch, gradient(hsv), np.full(cls.shape, 255, np.uint8),
+                       (0, 0), 40.0, p.max_side, skip=skip)
+    island = [m for m in marks if m.cls == GREEN and np.hypot(
+        m.centre[0] - 40, m.centre[1] - 40) < 2]
+    assert len(island) == (0 if cover == "everything" else 1)
