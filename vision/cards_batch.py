@@ -30,14 +30,45 @@ def features_many(cards: np.ndarray, blur: float = BLUR) -> np.ndarray:
     q, h, w, _ = cards.shape
     if q == 0:
         return np.zeros((0, h, w, 3), np.float32)
+    lab = cv2.cvtColor(cards.reshape(q * h, w, 3), cv2.COLOR_BGR2LAB).reshape(q, h, w, 3)
+    out = np.empty((q, h, w, 3), np.float32)
+    out[..., 0] = _normalised_light(lab[..., 0])
+    # weak tints ignored: chroma relative to the card's white (its median colour) moved
+    # towards 0 by the dead band, and 0 within it; worked out for each of the 256 levels
+    # of a channel per card and looked up (the same numbers as on every pixel)
+    white = median_u8(lab[:, ::2, ::2, 1:].reshape(q, -1, 2).transpose(0, 2, 1))  # (Q, 2)
+    levels = np.arange(256, dtype=np.float32)[None, :, None] - white[:, None, :]
+    table = (levels - np.clip(levels, -CHROMA_DEADBAND, CHROMA_DEADBAND)) / CHROMA_SCALE
+    card = np.arange(q)[:, None, None]
+    out[..., 1] = table[card, lab[..., 1], 0]
+    out[..., 2] = table[card, lab[..., 2], 1]
+    return _smoothed(out, blur)
+
+
+def light_many(cards: np.ndarray, blur: float = BLUR) -> np.ndarray:
+    """The lightness channel of :func:`features_many` alone, the same numbers (what the
+    naming's alignment takes: the colour channels are a third of the work, unused there).
+
+    cards : ndarray of shape (Q, h, w, 3), uint8, BGR -> ndarray of shape (Q, h, w), float32
+    """
+    q, h, w, _ = cards.shape
+    if q == 0:
+        return np.zeros((0, h, w), np.float32)
+    lab = cv2.cvtColor(cards.reshape(q * h, w, 3), cv2.COLOR_BGR2LAB).reshape(q, h, w, 3)
+    return _smoothed(_normalised_light(lab[..., 0])[..., None], blur)[..., 0]
+
+
+def _normalised_light(light8: np.ndarray) -> np.ndarray:
+    """Lightness (Q, h, w) uint8, locally contrast-normalised: float32 (Q, h, w).
+
+    The cards are tiled into one mosaic, each tile padded by reflection, so OpenCV's box
+    filter runs once for all of them.
+    """
+    q, h, w = light8.shape
     sigma = h / 10
     k = int(round(2.5 * sigma)) | 1  # a box of this size stands in for the Gaussian
-    s = h * blur
     pad = k // 2 + 1
-    # converted first, then padded (the same pixels: the conversion is per pixel)
-    lab = cv2.cvtColor(cards.reshape(q * h, w, 3), cv2.COLOR_BGR2LAB).reshape(q, h, w, 3)
-    # numpy's "reflect" is OpenCV's BORDER_REFLECT_101 (the edge pixel not repeated)
-    tiles = np.pad(lab[..., 0], ((0, 0), (pad, pad), (pad, pad)), mode="reflect")
+    tiles = _padded(light8, pad)
     th, tw = h + 2 * pad, w + 2 * pad
     light = tiles.reshape(q * th, tw).astype(np.float32)
     centred = light - cv2.blur(light, (k, k))
@@ -45,23 +76,53 @@ def features_many(cards: np.ndarray, blur: float = BLUR) -> np.ndarray:
     inner = (slice(None), slice(pad, pad + h), slice(pad, pad + w))
     centred = centred.reshape(q, th, tw)[inner]
     spread = spread.reshape(q, th, tw)[inner]
-    chroma = lab[..., 1:].astype(np.float32)
     # medians over every other pixel: the same statistic at a quarter of the cost
-    floor = np.maximum(6.0, np.median(spread[:, ::2, ::2].reshape(q, -1), axis=1))
-    white = median_u8(lab[:, ::2, ::2, 1:].reshape(q, -1, 2).transpose(0, 2, 1))
-    chroma = chroma - white[:, None, None, :]
-    out = np.empty((q, h, w, 3), np.float32)
-    out[..., 0] = centred / (spread + floor[:, None, None])
-    # weak tints ignored: chroma moved towards 0 by the dead band, and 0 within it
-    out[..., 1:] = (chroma - np.clip(chroma, -CHROMA_DEADBAND, CHROMA_DEADBAND)) / CHROMA_SCALE
+    floor = np.maximum(6.0, _row_medians(spread[:, ::2, ::2].reshape(q, -1)))
+    return centred / (spread + floor[:, None, None])
+
+
+def _smoothed(feats: np.ndarray, blur: float) -> np.ndarray:
+    """Features (Q, h, w, c) blurred a little (``blur`` of the card height, each tile
+    padded by reflection), their rim set to 0: a new array."""
+    q, h, w, c = feats.shape
+    s = h * blur
+    out = feats
     if s > 0.3:
         b = int(np.ceil(3 * s))
-        padded = np.pad(out, ((0, 0), (b, b), (b, b), (0, 0)), mode="reflect")
-        blurred = cv2.GaussianBlur(padded.reshape(q * (h + 2 * b), w + 2 * b, 3), (0, 0), s)
-        out = blurred.reshape(q, h + 2 * b, w + 2 * b, 3)[:, b:b + h, b:b + w].copy()
+        padded = _padded(feats, b)
+        blurred = cv2.GaussianBlur(padded.reshape(q * (h + 2 * b), w + 2 * b, c), (0, 0), s)
+        out = blurred.reshape(q, h + 2 * b, w + 2 * b, c)[:, b:b + h, b:b + w].copy()
     m = max(1, round(h * RIM))
     out[:, :m], out[:, -m:], out[:, :, :m], out[:, :, -m:] = 0, 0, 0, 0
     return out
+
+
+_REFLECT: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _padded(images: np.ndarray, pad: int) -> np.ndarray:
+    """``np.pad(images, pad, mode="reflect")`` on axes 1 and 2 (OpenCV's BORDER_REFLECT_101,
+    the edge pixel not repeated), as two look-ups of precomputed indices (the same pixels,
+    a fraction of ``np.pad``'s cost on a stack of small cards)."""
+    for axis in (1, 2):
+        n = images.shape[axis]
+        index = _REFLECT.get((n, pad))
+        if index is None:
+            period = max(1, 2 * (n - 1))
+            i = np.abs(np.arange(-pad, n + pad)) % period
+            index = _REFLECT[(n, pad)] = np.where(i >= n, period - i, i)
+        images = np.take(images, index, axis=axis)
+    return images
+
+
+def _row_medians(values: np.ndarray) -> np.ndarray:
+    """``np.median(values, axis=1)`` of (Q, M) float values without NaN, the same numbers
+    (one partition and the mean of the middle two, without ``np.median``'s generality)."""
+    m = values.shape[1]
+    if m % 2:
+        return np.partition(values, m // 2, axis=1)[:, m // 2]
+    part = np.partition(values, [m // 2 - 1, m // 2], axis=1)
+    return np.mean(part[:, m // 2 - 1:m // 2 + 1], axis=1)
 
 
 def coarse_many(bank: Bank, cards: np.ndarray, valid: np.ndarray, *, keep: float

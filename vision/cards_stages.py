@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision import frames
-from vision.cards_batch import coarse_many, features_many
+from vision.cards_batch import coarse_many, light_many
 from vision.cards_find import FindParams
 from vision.cards_keys import KeyParams
 from vision.cards_match import MatchParams
@@ -223,7 +223,7 @@ def fine_stage(frame: np.ndarray, coarse: tuple[np.ndarray, np.ndarray, np.ndarr
     """Rectify at the fine size and name the card (``cards_name``)."""
     dist, order, small = coarse
     card, valid = rectify(frame, order, deck.bank.fine.shape[1:3], usable=usable)
-    light = features_many(small[None])[0, :, :, 0]
+    light = light_many(small[None])[0]
     match = name_card(dist, light, card, valid, deck.bank, params,
                       sharp=lambda size: rectify(frame, order, size, usable=usable))
     if match is None:
