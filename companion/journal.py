@@ -91,16 +91,20 @@ class Journal:
     Not thread-safe by itself: the session serialises calls under its lock. Whoever opens
     a journal closes it: ``with Journal(data_dir) as journal: ...`` does.
 
-    A damaged journal is moved aside and what can be read of it salvaged into a fresh one;
-    a locked one (another program holds it) is left as it is.
+    A damaged journal is moved aside and what can be read of it salvaged into a fresh one
+    (`repair`: the session's open at start-up; a reader beside a running session passes
+    False, since the file it would rename is the one the session writes); a locked one
+    (another program holds it) is left as it is.
 
     :raises JournalBusy: another program held the journal for `busy_wait` seconds
         (default :data:`BUSY_WAIT`).
+    :raises StorageError: the journal cannot be read and `repair` is False.
     """
 
     FILENAME = "companion.db"
 
-    def __init__(self, data_dir: str | Path, *, busy_wait: float | None = None) -> None:
+    def __init__(self, data_dir: str | Path, *, busy_wait: float | None = None,
+                 repair: bool = True) -> None:
         self.busy_wait = BUSY_WAIT if busy_wait is None else busy_wait
         self.path = Path(data_dir) / self.FILENAME
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -112,6 +116,9 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             if is_busy(exc):  # locked, not damaged: never rename a file someone is using
                 raise JournalBusy(busy_sentence(self.path, self.busy_wait)) from None
+            if not repair:
+                raise StorageError(f"The journal {self.path} cannot be read ({exc}); "
+                                   "nothing was moved.") from None
             self.moved_aside = self._move_aside(str(exc))
             self._db = self._open()
             try:
