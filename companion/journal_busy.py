@@ -48,6 +48,13 @@ def holders(path: Path, *, proc: Path = Path("/proc")) -> list[str]:
     return found
 
 
+def held_by(path: Path) -> str:
+    """"; held by pid 1234 (sqlite3 companion.db)" for the processes :func:`holders`
+    finds, or "" (to end a sentence saying the journal is locked or open)."""
+    found = holders(path)
+    return f"; held by {', '.join(found)}" if found else ""
+
+
 def busy_sentence(path: Path, waited: float) -> str:
     """One line for the host: the journal is locked, by whom, and what to do."""
     who = ", ".join(holders(path)) or "a second companion, a backup tool or a stuck process?"
