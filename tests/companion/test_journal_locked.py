@@ -53,6 +53,19 @@ def _assert_the_game_is_still_there(folder: Path) -> None:
     assert not [name for name in _names(folder) if "damaged" in name]
 
 
+def _assert_busy_while_writing(folder: Path, other: sqlite3.Connection, begin: str) -> None:
+    """An open is refused as busy while `other` holds the transaction `begin` starts; once
+    it lets go, the game is there and nothing was moved."""
+    other.execute(begin)
+    try:
+        with pytest.raises(JournalBusy):
+            Journal(folder, busy_wait=WAIT)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    _assert_the_game_is_still_there(folder)
+
+
 @pytest.fixture
 def held_by_another_process(tmp_path: Path) -> Iterator[subprocess.Popen[str]]:
     """A journal with one game, held in exclusive mode by a second Python process."""
@@ -96,14 +109,7 @@ def test_a_rollback_mode_journal_mid_write_is_busy_not_damaged(tmp_path: Path) -
     _journal_with_a_game(tmp_path)
     other = sqlite3.connect(tmp_path / Journal.FILENAME, isolation_level=None)
     other.execute("PRAGMA journal_mode=DELETE")
-    other.execute("BEGIN EXCLUSIVE")
-    try:
-        with pytest.raises(JournalBusy):
-            Journal(tmp_path, busy_wait=WAIT)
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
-    _assert_the_game_is_still_there(tmp_path)
+    _assert_busy_while_writing(tmp_path, other, "BEGIN EXCLUSIVE")
 
 
 def test_an_old_journal_whose_upgrade_waits_for_a_writer_is_busy_not_damaged(
@@ -116,14 +122,7 @@ def test_an_old_journal_whose_upgrade_waits_for_a_writer_is_busy_not_damaged(
             options TEXT NOT NULL, started_at REAL NOT NULL, ended_at REAL, winners TEXT);
         INSERT INTO games (game, players, options, started_at)
             VALUES ('toss-up', '["Ann", "Bob"]', '{}', 0.0);""")
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        with pytest.raises(JournalBusy):
-            Journal(tmp_path, busy_wait=WAIT)
-    finally:
-        db.execute("ROLLBACK")
-        db.close()
-    _assert_the_game_is_still_there(tmp_path)
+    _assert_busy_while_writing(tmp_path, db, "BEGIN IMMEDIATE")
 
 
 def test_damage_is_still_moved_aside(tmp_path: Path) -> None:
