@@ -91,10 +91,11 @@ class Journal:
     Not thread-safe by itself: the session serialises calls under its lock. Whoever opens
     a journal closes it: ``with Journal(data_dir) as journal: ...`` does.
 
-    A damaged journal is moved aside and what can be read of it salvaged into a fresh one
-    (`repair`: the session's open at start-up; a reader beside a running session passes
-    False, since the file it would rename is the one the session writes); a locked one
-    (another program holds it) is left as it is.
+    A damaged journal is moved aside and what can be read of it salvaged into a fresh one;
+    a locked one (another program holds it) is left as it is. `repair` is the session's
+    open at start-up; a reader beside a running session (a web request) passes False: it
+    never renames the file the session writes, and its errors, which may reach any phone,
+    name no path and no process.
 
     :raises JournalBusy: another program held the journal for `busy_wait` seconds
         (default :data:`BUSY_WAIT`).
@@ -114,11 +115,14 @@ class Journal:
         try:
             self._db = self._open()
         except sqlite3.DatabaseError as exc:
+            if is_busy(exc) and not repair:
+                raise JournalBusy("The journal is locked by another program; try again in a "
+                                  "moment.") from None
             if is_busy(exc):  # locked, not damaged: never rename a file someone is using
                 raise JournalBusy(busy_sentence(self.path, self.busy_wait)) from None
             if not repair:
-                raise StorageError(f"The journal {self.path} cannot be read ({exc}); "
-                                   "nothing was moved.") from None
+                raise StorageError(f"The journal cannot be read ({exc}); nothing was "
+                                   "moved.") from None
             self.moved_aside = self._move_aside(str(exc))
             self._db = self._open()
             try:

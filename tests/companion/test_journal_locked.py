@@ -149,3 +149,13 @@ def test_serve_on_a_locked_journal_stops_with_one_line_and_moves_nothing(
 
 def _clean_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+
+
+def test_a_reader_beside_the_session_names_no_process_and_no_path(
+        tmp_path: Path, held_by_another_process: subprocess.Popen[str]) -> None:
+    # repair=False is the history page's read: its error reaches anyone on the LAN, and a
+    # command line may hold anything
+    with pytest.raises(JournalBusy) as raised:
+        Journal(tmp_path, busy_wait=WAIT, repair=False)
+    said = str(raised.value)
+    assert "locked" in said and "pid" not in said and str(tmp_path) not in said
