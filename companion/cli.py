@@ -516,6 +516,7 @@ def _restore(args: argparse.Namespace) -> int:
     removed, or one line saying why nothing changed."""
     from companion.config import resolve_data_dir
     from companion.restore import restore
+    from companion.restore_kept import kept_command
 
     if args.src is None and not args.list and args.keep is None:
         _usage_error("restore", "give SRC (a backup folder), --list or --keep N")
@@ -531,37 +532,9 @@ def _restore(args: argparse.Namespace) -> int:
             return 1
         kept = f"; the data it replaced is kept in {done.kept}" if done.kept else ""
         print(f"Restored {', '.join(done.copied)} from {args.src} into {data_dir}{kept}")
-    return _kept_copies(args, data_dir)
+    return kept_command(data_dir, keep=args.keep, listed=args.list, out=sys.stdout,
+                        err=sys.stderr)
 
-
-def _kept_copies(args: argparse.Namespace, data_dir: Path) -> int:
-    """``--keep N`` then ``--list``: the copies restores kept beside `data_dir`."""
-    from companion.restore_kept import human_size, kept_copies, prune
-
-    if args.keep is not None:
-        try:
-            removed = prune(data_dir, args.keep)
-        except OSError as exc:
-            print(f"companion restore: cannot remove {exc.filename}: {exc.strerror or exc}",
-                  file=sys.stderr)
-            return 1
-        freed = human_size(sum(k.size for k in removed))
-        print(f"Removed {len(removed)} {_copies(len(removed))} ({freed}) kept by restores "
-              f"beside {data_dir}; kept the newest {args.keep}")
-    if args.list:
-        copies = kept_copies(data_dir)
-        if not copies:
-            print(f"No copies kept by restores beside {data_dir}.")
-            return 0
-        print(f"{len(copies)} {_copies(len(copies))} kept by restores beside {data_dir}, "
-              "newest first:")
-        for copy in copies:
-            print(copy.line())
-    return 0
-
-
-def _copies(n: int) -> str:
-    return "copy" if n == 1 else "copies"
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -18,6 +18,7 @@ import shutil
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TextIO
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,37 @@ def prune(data_dir: Path, keep: int) -> list[Kept]:
     for copy in removed:
         shutil.rmtree(copy.path)
     return removed
+
+
+def kept_command(data_dir: Path, *, keep: int | None, listed: bool, out: TextIO,
+                 err: TextIO) -> int:
+    """``companion restore --keep N`` then ``--list``: what was removed, then the copies
+    left, newest first; the exit status (1 after one line on `err`: a copy could not be
+    removed)."""
+    if keep is not None:
+        try:
+            removed = prune(data_dir, keep)
+        except OSError as exc:
+            print(f"companion restore: cannot remove {exc.filename}: {exc.strerror or exc}",
+                  file=err)
+            return 1
+        freed = human_size(sum(k.size for k in removed))
+        print(f"Removed {_copies(len(removed))} ({freed}) kept by restores beside "
+              f"{data_dir}; kept the newest {keep}", file=out)
+    if listed:
+        copies = kept_copies(data_dir)
+        if not copies:
+            print(f"No copies kept by restores beside {data_dir}.", file=out)
+            return 0
+        print(f"{_copies(len(copies))} kept by restores beside {data_dir}, newest first:",
+              file=out)
+        for copy in copies:
+            print(copy.line(), file=out)
+    return 0
+
+
+def _copies(n: int) -> str:
+    return f"{n} copy" if n == 1 else f"{n} copies"
 
 
 def human_size(size: int) -> str:
