@@ -15,13 +15,7 @@ a letter's stroke does. A window larger than a letter does not follow a soft pat
 shade one photo has and the other has not, so only the parts of what is left that are
 print count: the parts still there when the light is fitted again over windows of a
 stroke's size (``TELL_SHADE``), which follow any shading but not a stroke one face has
-and the other lacks. A gain and offset cannot take out a light tone that one photo's
-exposure pushed to the paper's (the camera's ceiling: a pale art box's edge all but gone
-on one face, clear on the other), so each reference is also laid through the other's tone
-curve (the rising curve fitted on their shared print, ``_toned``) before it is lit like
-it, both ways, and only what none of these takes out counts: a tone curve maps a tone
-alike wherever it lies, so it cannot take out a stroke one face has and the other lacks.
-The telling pixels are those at ``TELL_LEVEL`` of the peak or more.
+and the other lacks. The telling pixels are those at ``TELL_LEVEL`` of the peak or more.
 :func:`tell_duel` then correlates the card, laid over the first reference, with both
 references on those pixels: the same pixels of the card against two references in one frame.
 A duel between references whose difference is noise has no clear peak and no clear margin:
@@ -102,43 +96,11 @@ def telling(ref_a: np.ndarray, ref_b: np.ndarray) -> tuple[np.ndarray, np.ndarra
     inside[m:-m, m:-m] = 1
     inside = warp_affine(inside, warp, inside.shape[::-1],
                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP) * inside
-    # the light may also have pushed a light tone of one to the paper's (an overexposed
-    # photo, its pale art box's edge faint): each is also lit like the other after going
-    # through the other's tone curve (fitted on their shared print), and only what no way
-    # of lighting them alike takes out counts
-    inner = inside >= 0.999
-    b_toned, a_toned = _toned(b, a, inner), _toned(a, b, inner)
-
-    def left(sigma: float) -> np.ndarray:
-        return np.minimum.reduce([
-            _smoothed_energy(a - _lit_like(b, a, sigma), inside, h),
-            _smoothed_energy(a - _lit_like(b_toned, a, sigma), inside, h),
-            _smoothed_energy(b - _lit_like(a_toned, b, sigma), inside, h)])
-
-    diff = left(TELL_WINDOW * h)
+    diff = _smoothed_energy(a - _lit_like(b, a, TELL_WINDOW * h), inside, h)
     # where the print differs: what is left once the light is fitted over a stroke's width
     # (a soft patch of shade the larger window did not follow goes; a stroke stays)
-    printed = left(TELL_SHADE * h)
+    printed = _smoothed_energy(a - _lit_like(b, a, TELL_SHADE * h), inside, h)
     return laid, diff * _parts_mask(printed)
-
-
-TONE_BINS = 32  # the tone curve's points (each the median of as many pixels)
-
-
-def _toned(src: np.ndarray, dst: np.ndarray, where: np.ndarray) -> np.ndarray:
-    """``src`` (h, w) through the rising tone curve that makes it most like ``dst`` on the
-    pixels ``where``: the median of ``dst`` over each ``TONE_BINS``-th of ``src``'s values."""
-    s, d = src[where], dst[where]
-    per = s.size // TONE_BINS
-    if per < 4:
-        return src
-    # the pixels in order of ``src``'s value, as many in each bin (spread evenly over all)
-    order = np.argsort(s, kind="stable")[(np.arange(per * TONE_BINS) * s.size)
-                                         // (per * TONE_BINS)]
-    x = s[order].reshape(TONE_BINS, per)[:, per // 2].astype(np.float64)
-    y = np.median(d[order].reshape(TONE_BINS, per), axis=1)
-    y = (np.maximum.accumulate(y) + np.minimum.accumulate(y[::-1])[::-1]) / 2
-    return np.interp(src, x, y).astype(np.float32)
 
 
 def _parts_mask(energy: np.ndarray) -> np.ndarray:

@@ -102,23 +102,6 @@ def test_a_patch_of_shade_on_one_taught_photo_is_not_telling():
     assert margin < MARGIN
 
 
-def test_an_art_box_edge_one_overexposed_photo_washed_out_is_not_telling():
-    # BANK taught under a light a fifth or more too strong: its paper and its pale art box
-    # both reach the camera's ceiling in red and green, the box's edge all but gone; BARK
-    # keeps it. That edge is exposure, not print (the faces share their art): the telling
-    # pixels are the title's, not a strip along the box
-    faces = cs.faces()
-    bark = _fine(_photographed(faces["act-bark"], stretch=1.02, gamma=0.9, seed=2))
-    for gain in (1.2, 1.3):
-        shot = _photographed(faces["act-bank"], stretch=1.0, gamma=1.0, seed=1)
-        bank = _fine(np.clip(shot * np.float32(gain), 0, 255).astype(np.uint8))
-        told = telling(bark, bank)
-        assert told is not None
-        where = told[1] > TELL_LEVEL * told[1].max()
-        title = np.count_nonzero(where[:round(0.2 * where.shape[0])])
-        assert title >= 0.85 * np.count_nonzero(where), gain
-
-
 def test_faces_laid_out_differently_do_not_share_their_print():
     faces = cs.faces()
     assert telling(_fine(faces["hero-fox"]), _fine(faces["hero-comet"])) is None
@@ -214,7 +197,7 @@ def test_a_small_lean_is_a_verdict_only_when_the_winner_shows_its_telling_detail
     seen = np.ones(a.shape[:2], bool)
     margin = 0.4  # a lean of ~0.25 lies between a quarter of it and it
     verdicts = []
-    for share, noise in [(0.3, 0.0), (0.5, 1.3)]:
+    for share, noise in [(0.3, 0.0), (0.5, 1.5)]:
         card = _leaning(a, b, share, noise)
         (c_a, c_b), patch = cards_tell.tell_duel(card, seen, a, *told)
         assert margin / 4 < c_a - c_b < margin and duel_contrast(card, patch, a, told[0]) > 0.25
