@@ -11,8 +11,9 @@ which picamera2 needs. Where they differ, vision calls this module instead of gu
   (``INTER_BITS``) and blends in fixed point; OpenCV 5 blends at the exact position. On a
   card face that moved 5% of the pixels by one level and 100% of float pixels by up to 0.3,
   enough to change which face a worn card is named as on a Pi. On 4.x the bilinear cases
-  are computed the way OpenCV 5 does them (exact positions, float blend, rounded half to
-  even; ``vision/bilinear.py``); nearest-neighbour sampling is left to OpenCV.
+  are computed the way OpenCV 5 does them (its float32 positions, its float32 blend,
+  rounded half to even; ``vision/bilinear.py``); nearest-neighbour sampling is left to
+  OpenCV.
 - ``approxPolyDP``: OpenCV 4.13 and 5 measure a point's distance to the chord's segment,
   earlier ones to its line; on those it is done here as 5 does (``vision/polydp.py``).
 """
@@ -91,23 +92,52 @@ def _warp(opencv: Callable[..., np.ndarray], src: np.ndarray, m: np.ndarray,
     return sample_bilinear(src, *_positions(m, dsize, flags), border, value)
 
 
+#: Output pixels OpenCV 5's warp kernels take at a time (two vectors of 8 float32 lanes:
+#: AVX2, the developers' x86-64); the last ``width % 16`` of a row are done one by one.
+WARP_STEP = 16
+
+
 def _positions(m: np.ndarray, dsize: tuple[int, int], flags: int
                ) -> tuple[np.ndarray, np.ndarray]:
     """Where each pixel of a (width, height) ``dsize`` output of the warp ``m`` (2x3 or 3x3,
-    float64) samples its source: x and y, each (height, width) float64."""
+    float64) samples its source, as OpenCV 5 works it out: x and y, each (height, width),
+    float64 arrays of float32 values.
+
+    OpenCV 5 (``imgproc/src/warp_kernels.simd.hpp``) takes the inverse map in float32. For
+    each row y it adds ``y * m1 + m2`` (float32), then each pixel's ``m0 * x`` to that by a
+    fused multiply-add, and divides by the perspective's divisor, made alike; the pixels of
+    a row past the last whole ``WARP_STEP`` take ``m0 * x`` fused with ``y * m1``, then add
+    ``m2``. Same inverse map, same float32 operations: same positions, so the same blend
+    gives the same bits.
+    """
     inv = m if m.shape == (3, 3) else np.vstack([m, [0.0, 0.0, 1.0]])
     if not flags & cv2.WARP_INVERSE_MAP:
         inv = np.linalg.inv(inv)
-    # a row of x and a column of y: the same sums as on whole grids, for less work
-    xs = np.arange(dsize[0], dtype=np.float64)[None, :]
+    k = inv.astype(np.float32).astype(np.float64)  # float32 values, float64 for the fma
+    width = dsize[0]
+    xs = np.arange(width, dtype=np.float64)[None, :]
     ys = np.arange(dsize[1], dtype=np.float64)[:, None]
-    mx = inv[0, 0] * xs + inv[0, 1] * ys + inv[0, 2]
-    my = inv[1, 0] * xs + inv[1, 1] * ys + inv[1, 2]
+    whole = width - width % WARP_STEP
+
+    def row(a: float, b: float, c: float) -> np.ndarray:
+        """``a * x + b * y + c`` for every pixel, in OpenCV 5's float32 operations."""
+        by = _f32(b * ys)
+        out = np.empty((len(ys), width), np.float64)
+        out[:, :whole] = _f32(a * xs[:, :whole] + _f32(by + c))  # fma(a, x, by + c)
+        out[:, whole:] = _f32(_f32(a * xs[:, whole:] + by) + c)  # fma(x, a, by) + c
+        return out
+
+    mx, my = row(*k[0]), row(*k[1])
     if inv[2].tolist() != [0.0, 0.0, 1.0]:  # perspective (an affine map's divisor is 1)
-        den = inv[2, 0] * xs + inv[2, 1] * ys + inv[2, 2]
-        den = np.where(den == 0, np.inf, 1.0 / np.where(den == 0, 1, den))
-        mx, my = mx * den, my * den
+        den = row(*k[2])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mx, my = _f32(mx / den), _f32(my / den)
     return mx, my
+
+
+def _f32(x: np.ndarray) -> np.ndarray:
+    """``x`` rounded to float32, kept as float64."""
+    return np.asarray(x, np.float32).astype(np.float64)
 
 
 def remap(src: np.ndarray, map_x: np.ndarray, map_y: np.ndarray, interpolation: int, *,

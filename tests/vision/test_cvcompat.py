@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from hardware import opencv_cam
 from vision import bilinear, cvcompat
@@ -75,3 +76,35 @@ def test_constant_border_fills_outside_pixels_like_opencv():
 def test_reflect_mirrors_outside_indices_with_the_edge_repeated():
     got = bilinear._reflect(np.arange(-4, 8), 3)
     assert got.tolist() == [2, 2, 1, 0, 0, 1, 2, 2, 1, 0, 0, 1]  # cba|abc|cba|ab
+
+
+@pytest.mark.skipif(int(cv2.__version__.split(".")[0]) < 5,
+                    reason="compares with OpenCV 5's own bilinear kernels")
+def test_the_exact_warps_give_opencv_5s_own_bits(monkeypatch):
+    # the 4.x path, on OpenCV 5 itself: a card rectified (uint8), features laid over one
+    # another (float32) and a remap give OpenCV 5's very values, its float32 positions and
+    # blend and all (an exact float64 position gave 555 of 3.2 million uint8 values one
+    # level apart, and a third of the float values a few ulps apart)
+    monkeypatch.setattr(cvcompat, "QUANTISED_WARPS", True)
+    rng = np.random.default_rng(5)
+    frame = cv2.GaussianBlur(rng.integers(0, 256, (240, 320, 3), dtype=np.uint8), (0, 0), 2)
+    frame = np.clip(frame.astype(int) * 3 - 200, 0, 255).astype(np.uint8)  # strong edges
+    feats = rng.normal(0, 1, (160, 110, 3)).astype(np.float32)
+    for size in ((110, 160), (37, 41)):  # whole steps of 16 pixels and a row's tail
+        quad = np.float32([[50, 40], [150, 45], [155, 200], [45, 195]])
+        quad += rng.uniform(-15, 15, quad.shape).astype(np.float32)
+        m = cv2.getPerspectiveTransform(quad, np.float32(
+            [[0, 0], [size[0] - 1, 0], [size[0] - 1, size[1] - 1], [0, size[1] - 1]]))
+        for border in (cv2.BORDER_CONSTANT, cv2.BORDER_REPLICATE):
+            got = cvcompat.warp_perspective(frame, m, size, borderMode=border)
+            want = cv2.warpPerspective(frame, m, size, flags=cv2.INTER_LINEAR,
+                                       borderMode=border)
+            assert got.tobytes() == want.tobytes()
+        a = np.eye(2, 3) + rng.normal(0, [[0.05, 0.05, 3], [0.05, 0.05, 3]])
+        flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+        assert (cvcompat.warp_affine(feats, a, size, flags=flags).tobytes()
+                == cv2.warpAffine(feats, a, size, flags=flags).tobytes())
+        mx = rng.uniform(-2, 112, (60, 50)).astype(np.float32)
+        my = rng.uniform(-2, 162, (60, 50)).astype(np.float32)
+        assert (cvcompat.remap(feats, mx, my, cv2.INTER_LINEAR).tobytes()
+                == cv2.remap(feats, mx, my, cv2.INTER_LINEAR).tobytes())
