@@ -106,6 +106,15 @@ def test_the_keypoints_are_searched_only_where_the_table_is_busy():
         frame, deck, params=FULL).ids
 
 
+def test_a_cold_read_searches_keypoints_only_on_the_busy_tiles_by_default():
+    # the bare cloth and the clean card named hold no card only keypoints would find
+    deck = cs.deck()
+    frame = cs.place(_cloth(), cs.faces()["hero-comet"], cs.card_corners((330, 300), 330, 20))
+    frame = cs.place(frame, cs.back(), cs.card_corners((640, 250), 300, 70))
+    reading, reuse = fast_first(frame, deck, CardParams())
+    assert reading is None and 0 < reuse["busy"].mean() < 0.5
+
+
 def test_a_busy_table_is_searched_for_keypoints_whole():
     textured = _two_cards(cs.table(size=(1280, 960), seed=4))
     reading, reuse = fast_first(textured, cs.deck(), replace(FAST, fast=FastParams(
