@@ -9,9 +9,9 @@ colour (its weave, its shading), and the die's side faces are of other colour cl
 (or in shade). So the pixels of the cloth's class whose hue stands off the local cloth's
 by more than the cloth's own spread, and that are not darker than the cloth (a top is
 lit, a shadow is not), make a die-sized square patch where such a top is
-(``hue_step_tops``), and nothing where there is only cloth. Only tables of a Toss Up
-colour are looked at (the caller's ``cloth``); other tables read as before. Points are
-(x, y) working pixels.
+(``hue_step_mask``), and nothing where there is only cloth; ``hue_step_dice`` keeps
+the patches that are dice. Only tables of a Toss Up colour are looked at (the caller's
+``cloth``); other tables read as before. Points are (x, y) working pixels.
 """
 
 from __future__ import annotations
