@@ -87,23 +87,14 @@ def hue_step_dice(mask: np.ndarray, work: np.ndarray, side: float,
                   ) -> list[tuple[np.ndarray, tuple[float, float], np.ndarray, tuple[int, int]]]:
     """Plain dice of one of the ``cloth``'s colour classes told by their top's hue step.
 
-    Parameters
-    ----------
-    mask : foreground mask (0/255) at the working size
-    work : BGR working image
-    side : die edge length in working pixels
-    taken : centres (x, y) of the dice already found
-    cloth : the Toss Up colour classes (``dice_faces``) of the table's dominant colours
-    params : the reader's ``DiceParams`` (colour classes)
-    grid : turn (degrees) of a checkered cloth's grid, or None
-    half : ``work`` shrunk to half size (INTER_AREA), if at hand
-
-    Returns
-    -------
-    list of (box, centre, hsv, origin) as ``dice_blobs.square_blobs`` gives them: the
+    The parameters are ``dice_cells.cloth_dice``'s (but its ``edges``): the foreground
+    ``mask`` and ``work`` at the working size, ``side`` in its pixels, the centres
+    ``taken`` already, the table's Toss Up colour classes ``cloth``, ``params``, the
+    checkered cloth's ``grid`` turn or None, and ``work`` at ``half`` size if at hand.
+    Returns (box, centre, hsv, origin) as ``dice_blobs.square_blobs`` gives them: the
     die-sized squares of :func:`hue_step_mask` of one of the ``cloth``'s classes, lit
     like a top on the cloth of its colour (``dice_cells.is_lit_on_cloth``) and with the
-    foreground (its side faces, its shadow) along part of its rim
+    foreground (its side faces, its shadow) along part of its rim.
     """
     if not cloth:
         return []
