@@ -36,6 +36,7 @@ from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration, within_prior
 from vision.dice_beyond import is_light_and_coloured, is_mark_sized, marks_beyond
 from vision.dice_cells import cloth_dice, cloth_pip_dice, in_cloth_shade
+from vision.dice_hue import hue_step_dice
 from vision.dice_cloth import cloth_grid, is_cloth_square, table_classes
 from vision.dice_coins import is_coin, may_be_disc
 from vision.dice_grain import is_grain_blotch, stands_out
@@ -277,6 +278,8 @@ def _blob_dice(mask: np.ndarray, contours: tuple, work: np.ndarray, side: float,
         plain_die=lambda box, hsv, at: blobs_.is_plain_die(box, hsv, at, mask, params)))
     found += cloth_dice(mask, edges, work, side, taken + [c for _, c, _, _ in found],
                         cloth, params=params, grid=grid, half=half)
+    found += lit(hue_step_dice(mask, work, side, taken + [c for _, c, _, _ in found], cloth,
+                               params=params, grid=grid, half=half))  # a top of another hue
     # dice lying against each other (or against their shadows): one blob, several peaks
     found += pile_dice(mask, work, side, taken + [c for _, c, _, _ in found], table_v=table_v,
                        is_table=is_table, contours=contours)
