@@ -13,8 +13,14 @@ const Touch = {
                           const body = typeof action === "function" ? action() : action;
                           if (!body) return;
                           const button = e.currentTarget;
+                          FocusKeep.note(button);  // disabling it takes its focus: the redraw gives it back
                           button.disabled = true;
-                          if (!(await send(body))) button.disabled = false;
+                          if (await send(body)) return;
+                          button.disabled = false;
+                          if (FocusKeep.pending === button) {  // refused: focus back where it was, unless it moved on
+                            FocusKeep.pending = null;
+                            if (!document.activeElement || document.activeElement === document.body) button.focus({preventScroll: true});
+                          }
                         }});
   },
 
