@@ -79,6 +79,15 @@ _SEEN_VERSION = {"type": "integer", "minimum": 0,
                                 "and the reply is 409 'The game moved on: ...'."}
 
 
+#: The optional guard of a camera confirmation (companion/camera_link.py confirm).
+_SHOWN_OFFER = {"type": "object",
+                "description": "Optional: the offer the host's screen showed, as the state gave "
+                               "it. When the camera has read the table again since and offers "
+                               "something else, nothing is applied and the reply is 409 "
+                               "\"The camera's reading changed: look again ...\". Without it "
+                               "the camera's offer of the moment is applied."}
+
+
 def options_schema(module: ModuleType) -> dict[str, Any]:
     """JSON Schema of a game's options object (every option optional, with its default)."""
     options = getattr(module, "OPTIONS", {}) or {}
@@ -281,9 +290,11 @@ def _paths(game_examples: dict[str, Any], action_examples: dict[str, Any],
                                    "application/json": {"schema": {
                                        "type": "object",
                                        "properties": {"version": _SEEN_VERSION}}}}}}},
-        "/api/camera/confirm": {"post": host_call(
-            "Apply the roll the camera offers (state.dice.offer); 409 when none is offered.",
-            "200", None)},
+        "/api/camera/confirm": {"post": {**host_call(
+            "Apply the action the camera offers (state.dice.offer, or state.cards.offer in a "
+            "card game); 409 when none is offered.", "200", None),
+            "requestBody": {"required": False, "content": {"application/json": {"schema": {
+                "type": "object", "properties": {"offer": _SHOWN_OFFER}}}}}}},
         **_calibrate_path(host),
         **_preview_paths(host),
         **_deck_paths(host),

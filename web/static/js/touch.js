@@ -73,7 +73,7 @@ const Touch = {
       cards.message ? h("p", {class: "hint", text: cards.message}) : null,
       cards.offer ? h("button", {type: "button", class: "btn good big", id: "confirm-camera",
                                  text: "Confirm: " + describe({...cards.offer, turn: state.current}),
-                                 onclick: () => Host.post("/api/camera/confirm")}) : null);
+                                 onclick: () => Host.post("/api/camera/confirm", {offer: cards.offer})}) : null);
   },
 
   /** A titled block of the host controls. */
