@@ -36,3 +36,48 @@ def test_confirm_sends_the_offer_its_button_showed(browser, live_server):
     host.wait_for_selector('body[data-version="2"]')
     assert not host.js_errors
     host.context.close()
+
+
+def _form_names(host: Any) -> list[str]:
+    return host.eval_on_selector_all("#player-list input", "els => els.map((e) => e.value)")
+
+
+def test_the_new_game_form_follows_renames_and_leaves_out_who_left(browser, live_server):
+    assert live_server.request("POST", "/api/games", {"game": "toss-up", "players": ["Ann", "Ben", "Cleo", "Dee"]})[0] == 201
+    host = open_host(browser, live_server)
+    host.wait_for_selector('body[data-version="1"]')
+    assert _form_names(host) == ["Ann", "Ben", "Cleo", "Dee"]
+    assert live_server.request("POST", "/api/actions", {"type": "rename", "player": 1, "name": "Benjamin"})[0] == 200
+    assert live_server.request("POST", "/api/actions", {"type": "leave", "player": "Dee"})[0] == 200
+    host.wait_for_selector('body[data-version="3"]')
+    host.click("#new-game summary")
+    snap(host, "uxfix14-newgame-follows")
+    assert _form_names(host) == ["Ann", "Benjamin", "Cleo"]
+    host.fill("#player-list li:nth-child(3) input", "Cy")  # still the host's to edit ...
+    assert live_server.request("POST", "/api/actions", {"type": "rename", "player": 0, "name": "Anna"})[0] == 200
+    host.wait_for_selector('body[data-version="4"]')
+    assert _form_names(host) == ["Ann", "Benjamin", "Cy"], "... and an edit is never overwritten"
+    assert not host.js_errors
+    host.context.close()
+
+
+def test_an_empty_row_between_names_is_said_not_dropped(browser, live_server):
+    host = open_host(browser, live_server)
+    host.wait_for_selector('body[data-version="0"]')
+    host.fill("#player-list li:nth-child(1) input", "Ann")
+    host.click("#add-player")
+    host.click("#add-player")
+    host.fill("#player-list li:nth-child(3) input", "Cleo")
+    host.click("#add-player")  # a fourth row, left empty at the end: not a player, no fuss
+    host.click("#start")
+    host.wait_for_selector("#error:not([hidden])")
+    snap(host, "uxfix14-newgame-gap")
+    assert host.inner_text("#error") == "Player 2 has no name: type one, or remove the row with ✕."
+    assert host.evaluate("document.activeElement.getAttribute('aria-label')") == "Player 2 name"
+    assert live_server.request("GET", "/api/state")[1]["game"] is None, "no game started"
+    host.fill("#player-list li:nth-child(2) input", "Ben")
+    host.click("#start")
+    host.wait_for_selector('body[data-version="1"]')
+    assert [p["name"] for p in live_server.request("GET", "/api/state")[1]["players"]] == ["Ann", "Ben", "Cleo"]
+    assert not host.js_errors
+    host.context.close()
