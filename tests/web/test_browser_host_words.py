@@ -81,3 +81,18 @@ def test_an_empty_row_between_names_is_said_not_dropped(browser, live_server):
     assert [p["name"] for p in live_server.request("GET", "/api/state")[1]["players"]] == ["Ann", "Ben", "Cleo"]
     assert not host.js_errors
     host.context.close()
+
+
+def test_a_sorry_steal_reads_as_one_story(browser, live_server):
+    # ux14: "Cleo steals Ben's 21" above a section headed "CLEO PLAYED SORRY! ON BEN"
+    assert live_server.request("POST", "/api/games", {"game": "sorry-21", "players": ["Ann", "Ben", "Cleo"]})[0] == 201
+    for action in ({"type": "play", "card": "slide-21"}, {"type": "steal", "player": "Cleo"}):
+        assert live_server.request("POST", "/api/actions", action)[0] == 200
+    host = open_host(browser, live_server)
+    host.wait_for_selector('body[data-version="3"] #block')
+    snap(host, "uxfix14-sorry-steal")
+    assert host.inner_text(".turn-who").startswith("Cleo steals Ann's 21")
+    title = host.locator(".touch-section:has(#block) .touch-title").text_content()
+    assert title == "Cleo steals Ann's 21: does Ann block?"
+    assert not host.js_errors
+    host.context.close()
