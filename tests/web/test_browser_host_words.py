@@ -96,3 +96,38 @@ def test_a_sorry_steal_reads_as_one_story(browser, live_server):
     assert title == "Cleo steals Ann's 21: does Ann block?"
     assert not host.js_errors
     host.context.close()
+
+
+def test_the_score_chips_mark_a_player_who_left(browser, live_server):
+    assert live_server.request("POST", "/api/games", {"game": "toss-up", "players": ["Ann", "Ben", "Cleo"]})[0] == 201
+    assert live_server.request("POST", "/api/actions", {"type": "leave", "player": "Ben"})[0] == 200
+    host = open_host(browser, live_server)
+    host.wait_for_selector('body[data-version="2"] .status-scores')
+    chips = host.locator(".status-scores .mini").all_inner_texts()
+    assert [" ".join(c.split()) for c in chips] == ["Ann 0", "Ben 0 · left", "Cleo 0"]
+    assert host.locator(".status-scores .mini.left").count() == 1
+    assert not host.js_errors
+    host.context.close()
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_the_history_stats_fit_a_small_phone_and_names_break_between_words(browser, live_server, width):
+    long = "Bartholomew-Maximilian Featherstonehaugh"
+    assert live_server.request("POST", "/api/games", {"game": "toss-up", "players": ["Ann", long],
+                                                      "options": {"target": 5}})[0] == 201
+    for action in ({"type": "roll", "green": 6, "yellow": 4, "red": 0}, {"type": "bank"},
+                   {"type": "roll", "green": 1, "yellow": 9, "red": 0}, {"type": "bank"}):
+        assert live_server.request("POST", "/api/actions", action)[0] == 200
+    page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
+    page.goto(live_server.url + "/history")
+    page.wait_for_selector(".stats-table td")
+    snap(page, f"uxfix14-history-{width}")
+    card = page.locator(".stats-game").bounding_box()
+    for cell in page.locator(".stats-table th:visible, .stats-table td").all():
+        box = cell.bounding_box()
+        assert box["x"] + box["width"] <= card["x"] + card["width"] + 0.5, cell.inner_text()
+        assert cell.evaluate("el => el.scrollWidth <= el.clientWidth"), cell.inner_text()  # nothing cut
+    name = page.locator(f'.stats-table td:text-is("{long}")')
+    lines = name.evaluate("el => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight))")
+    assert lines <= 3, "broken inside words (it took 11 lines at 320 px)"  # 3 words: Bartholomew- Maximilian ...
+    page.context.close()

@@ -31,7 +31,8 @@ const History = {
     const stats = Object.entries(byGame).map(([game, rows]) => h("div", {class: "stats-game", dataset: {game}},
       h("h3", {class: "touch-title", text: names[game] || game}),
       h("table", {class: "stats-table"},
-        h("thead", {}, h("tr", {}, ["Player", "Played", "Wins", "Win %", "Average", "Best"].map((t) => h("th", {text: t})))),
+        h("thead", {}, h("tr", {}, [["Player"], ["Played"], ["Wins"], ["Win %"], ["Average", "Avg"], ["Best"]].map(([long, short]) =>
+          h("th", short ? {title: long} : {text: long}, short ? [h("span", {class: "long", text: long}), h("span", {class: "short", text: short})] : null)))),
         h("tbody", {}, rows.map((r) => h("tr", {},
           h("td", {text: r.player}), h("td", {class: "n", text: r.played}), h("td", {class: "n", text: r.wins}),
           h("td", {class: "n", text: Math.round(r.win_rate * 100) + "%"}), h("td", {class: "n", text: r.average}),
