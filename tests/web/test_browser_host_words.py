@@ -131,3 +131,18 @@ def test_the_history_stats_fit_a_small_phone_and_names_break_between_words(brows
     lines = name.evaluate("el => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight))")
     assert lines <= 3, "broken inside words (it took 11 lines at 320 px)"  # 3 words: Bartholomew- Maximilian ...
     page.context.close()
+
+
+def test_paper_toss_skips_tag_leaves_a_short_name_whole_at_320_px(browser, live_server):
+    # ux14: "Ben" was cut to "B…" beside its "skips 1" tag on a 320 px phone
+    assert live_server.request("POST", "/api/games", {"game": "paper-toss", "players": ["Ann", "Ben", "Cleo"]})[0] == 201
+    assert live_server.request("POST", "/api/actions", {"type": "flat-tire", "target": "Ben"})[0] == 200
+    page = browser.new_context(viewport={"width": 320, "height": 700}).new_page()
+    page.goto(live_server.url + "/")
+    page.wait_for_selector('#board[data-version="2"] .pending.warn')
+    snap(page, "uxfix14-paper-toss-skips-320")
+    for name in page.locator(".players .player-name").all():
+        assert name.evaluate("el => el.scrollWidth <= el.clientWidth"), name.inner_text()
+        assert name.evaluate("el => !el.style.fontSize"), "shrunk to fit"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    page.context.close()
