@@ -1,4 +1,5 @@
-"""What moved the table on, in players' words, for the refusal of a stale tap.
+"""What moved the table on, in players' words, for the refusal of a stale tap (and what an
+undo took back, for the phones' "Undone: Ann's roll").
 
 Two hosts look at the same turn; the first taps, the second's tap carries the version it
 saw and is refused (``session.check_version``). "Your screen showed version 40, the table
@@ -27,7 +28,7 @@ NOUNS = {
     "tally": "final tally", "next": "move to the next phase", "start": "timer start",
     "resume": "timer start", "pause": "timer pause", "toggle": "timer tap",
     "add_time": "extra time", "skip": "skip ahead", "correct": "score correction",
-    "rename": "new name", "leave": "leaving the table",
+    "rename": "new name", "leave": "leaving the table", "timeout": "timer running out",
 }
 
 
@@ -52,10 +53,17 @@ def moved_on(seen: int, kept: Iterable[Mapping[str, Any]]) -> str:
     kind = str(action.get("type", ""))
     if kind == "timeout":
         return "The timer ran out meanwhile: " + LOOK_AGAIN
+    said = what(action, (before or after).get("players", []))
+    return f"{said[0].upper()}{said[1:]} was just recorded elsewhere: " + LOOK_AGAIN
+
+
+def what(action: Mapping[str, Any], players: list[Mapping[str, Any]]) -> str:
+    """An action as a noun phrase: "Ann's roll", "Bob's score correction", "the Toss card
+    flip" (nobody named); ``players`` are the table's as the action found them."""
+    kind = str(action.get("type", ""))
     noun = NOUNS.get(kind, kind.replace("_", " ").replace("-", " ") or "change")
-    who = _who(action, (before or after).get("players", []))
-    what = f"{who}'s {noun}" if who else f"The {noun}"
-    return f"{what} was just recorded elsewhere: " + LOOK_AGAIN
+    who = _who(action, players)
+    return f"{who}'s {noun}" if who else f"the {noun}"
 
 
 def _who(action: Mapping[str, Any], players: list[Mapping[str, Any]]) -> str | None:

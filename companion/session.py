@@ -19,7 +19,7 @@ from companion.errors import ActionError, InvalidAction, NotNow
 from companion.games import find_game, table_actions
 from companion.games.base import Event, check_fields
 from companion.journal import Journal
-from companion.moved_on import moved_on
+from companion.moved_on import moved_on, what
 
 RECENT = 12  # actions listed in the state for the undo list
 KEPT_STATES = 32  # public states kept for streams that fell behind (a few seconds' worth)
@@ -144,6 +144,7 @@ class Session:
             if not self._action_ids:
                 raise NotNow("There is nothing to undo.")
             game_id_db = self._game_id
+            undone = what(self._recent[-1], self._public["players"]) if self._recent else None
             state, ids, recent, _ = self._replay_game(module, self._record, skip_last=True)
             now = self.clock()
             due = _deadline(module, state)
@@ -152,7 +153,8 @@ class Session:
                               winners=_result(module, state), held=held)
             self._held = held
             state = _hold(module, state, held)
-            self._set(module, game_id_db, state, ids, recent, [Event("undo")])
+            self._set(module, game_id_db, state, ids, recent,
+                      [Event("undo", {"undone": undone} if undone else {})])
             return self._public
 
     def tick(self) -> dict[str, Any] | None:

@@ -60,3 +60,10 @@ def test_a_screen_older_than_the_states_kept_gets_a_plain_sentence():
 def test_a_timeout_is_the_timer_not_someone_elsewhere():
     kept = [{"version": 8, "events": [], "recent": [{"type": "timeout", "at": 1.0}], "players": []}]
     assert moved_on(7, kept) == "The timer ran out meanwhile: look again before you tap."
+
+
+def test_an_undo_says_what_it_took_back(session):
+    session.act({"type": "roll", "green": 4, "yellow": 6, "red": 0})
+    assert session.undo()["events"] == [{"kind": "undo", "undone": "Ann's roll"}]
+    session.act({"type": "correct", "player": 1, "delta": 2, "reason": "missed"})
+    assert session.undo()["events"] == [{"kind": "undo", "undone": "Bob's score correction"}]

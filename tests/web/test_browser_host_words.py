@@ -146,3 +146,16 @@ def test_paper_toss_skips_tag_leaves_a_short_name_whole_at_320_px(browser, live_
         assert name.evaluate("el => !el.style.fontSize"), "shrunk to fit"
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     page.context.close()
+
+
+def test_the_phones_undone_toast_says_what_was_undone(browser, live_server):
+    assert live_server.request("POST", "/api/games", {"game": "toss-up", "players": ["Ann", "Ben"]})[0] == 201
+    assert live_server.request("POST", "/api/actions", {"type": "roll", "green": 4, "yellow": 6, "red": 0})[0] == 200
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(live_server.url + "/")
+    phone.wait_for_selector('#board[data-version="2"]')
+    assert live_server.request("POST", "/api/undo")[0] == 200
+    phone.wait_for_selector("#toast:not([hidden])")
+    snap(phone, "uxfix14-undone-toast")
+    assert phone.inner_text("#toast") == "Undone: Ann's roll"
+    phone.context.close()
