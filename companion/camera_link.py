@@ -20,6 +20,16 @@ from companion.session import Session
 from vision.results import DiceReading
 
 
+#: The refusal of a confirmation whose offer is not the camera's any more.
+CHANGED = "The camera's reading changed: look again before you confirm."
+
+
+def _same_offer(shown: Any, offer: dict[str, Any]) -> bool:
+    """Whether the offer a screen showed is ``offer`` (the keys the camera set; a screen may
+    add none)."""
+    return isinstance(shown, dict) and shown == offer
+
+
 class _Offers:
     """What the camera saw and the action it offers, published under ``key``.
 
@@ -89,13 +99,20 @@ class _Offers:
             except NotNow:
                 pass
 
-    def confirm(self) -> dict[str, Any]:
+    def confirm(self, shown: Any = None) -> dict[str, Any]:
         """Apply the offered action; the new public state.
 
-        :raises NotNow: nothing is offered, or the game moved on since the offer.
+        ``shown``, when given, is the offer the host's screen showed: the camera may have
+        read the table again since without the game moving on (a die nudged), and then the
+        host is told to look again, nothing is applied and the new offer stays up.
+
+        :raises NotNow: nothing is offered, the offer is not the one ``shown``, or the game
+            moved on since the offer.
         """
         with self._lock:
             offer, made_at = self._offer, self._offer_version
+            if shown is not None and offer is not None and not _same_offer(shown, offer):
+                raise NotNow(CHANGED)
             self._offer = None
             self._view = {**self._view, "offer": None}
         try:

@@ -81,14 +81,15 @@ class Recognizer:
         with self._lock:
             return self._frame, self._reading
 
-    def confirm(self) -> dict[str, Any]:
+    def confirm(self, shown: Any = None) -> dict[str, Any]:
         """Apply what the camera offers (host tap or confirm button); the new state.
+        ``shown``: the offer the host's screen showed, refused when the camera's is another.
 
-        :raises NotNow: nothing offered, or the game moved on.
+        :raises NotNow: nothing offered, another offer than ``shown``, or the game moved on.
         """
         if self._game in DICE_GAMES or self.card_link is None:
-            return self.link.confirm()
-        return self.card_link.confirm()
+            return self.link.confirm(shown)
+        return self.card_link.confirm(shown)
 
     def step(self) -> None:
         """Look at the newest frame once: feed the settler, pass on a decision.

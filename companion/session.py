@@ -13,12 +13,13 @@ import threading
 import time
 from collections import deque
 from types import ModuleType
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from companion.errors import ActionError, InvalidAction, NotNow
 from companion.games import find_game, table_actions
 from companion.games.base import Event, check_fields
 from companion.journal import Journal
+from companion.moved_on import moved_on, what
 
 RECENT = 12  # actions listed in the state for the undo list
 KEPT_STATES = 32  # public states kept for streams that fell behind (a few seconds' worth)
@@ -119,7 +120,7 @@ class Session:
             raise InvalidAction("An action must be a JSON object.")
         with self._lock:
             module, state = self._require_game()
-            check_version(data.get("version"), self._public["version"])
+            check_version(data.get("version"), self._public["version"], kept=self._kept)
             check_fields(data, table_actions.actions(module))
             data = {k: v for k, v in data.items() if k not in ("at", "version")}
             prepare = getattr(module, "prepare", None)
@@ -139,10 +140,11 @@ class Session:
         """
         with self._lock:
             module, _ = self._require_game()
-            check_version(version, self._public["version"])
+            check_version(version, self._public["version"], kept=self._kept)
             if not self._action_ids:
                 raise NotNow("There is nothing to undo.")
             game_id_db = self._game_id
+            undone = what(self._recent[-1], self._public["players"]) if self._recent else None
             state, ids, recent, _ = self._replay_game(module, self._record, skip_last=True)
             now = self.clock()
             due = _deadline(module, state)
@@ -151,7 +153,8 @@ class Session:
                               winners=_result(module, state), held=held)
             self._held = held
             state = _hold(module, state, held)
-            self._set(module, game_id_db, state, ids, recent, [Event("undo")])
+            self._set(module, game_id_db, state, ids, recent,
+                      [Event("undo", {"undone": undone} if undone else {})])
             return self._public
 
     def tick(self) -> dict[str, Any] | None:
@@ -302,12 +305,13 @@ class Session:
         return {**base, **self._extras}
 
 
-def check_version(seen: Any, current: int) -> None:
+def check_version(seen: Any, current: int, *, kept: Iterable[dict[str, Any]] = ()) -> None:
     """Refuse a request made for state ``seen`` when the table is at ``current``.
 
     ``seen`` None means the sender did not say (older clients, scripts): no check. A
     double tap or a second host acting on the same screen sends the same version twice;
-    the second finds the game moved on and changes nothing.
+    the second finds the game moved on and changes nothing, told what moved it on (from
+    the ``kept`` recent states, :func:`companion.moved_on.moved_on`).
 
     :raises InvalidAction: ``seen`` is not a whole number.
     :raises NotNow: ``seen`` is not the current version.
@@ -317,8 +321,7 @@ def check_version(seen: Any, current: int) -> None:
     if isinstance(seen, bool) or not isinstance(seen, int):
         raise InvalidAction("'version' must be the whole number of the state you saw.")
     if seen != current:
-        raise NotNow(f"The game moved on: your screen showed version {seen}, the table is "
-                     f"at {current}. Look at it again before you tap.")
+        raise NotNow(moved_on(seen, kept))
 
 
 def _turn(module: ModuleType, state: Any) -> int | None:

@@ -100,11 +100,16 @@ def undo() -> Any:
 @bp.post("/camera/confirm")
 @host_required
 def confirm_camera() -> Any:
-    """Apply the roll the camera offers (state["dice"]["offer"]): the host's one tap."""
+    """Apply the action the camera offers (state["dice"]["offer"] or state["cards"]["offer"]):
+    the host's one tap. An optional ``{"offer": {...}}`` body is the offer the host's screen
+    showed; when the camera's offer is another by now, 409 and nothing is applied."""
     camera = get_companion(current_app).camera
+    shown = _body().get("offer") if request.content_length else None
+    if shown is not None and not isinstance(shown, dict):
+        raise InvalidAction("'offer' must be the action the Confirm button showed (a JSON object).")
     if camera is None:
         raise NotNow("This companion runs without a camera.")
-    return jsonify(camera.confirm()), 200, _NO_STORE
+    return jsonify(camera.confirm(shown)), 200, _NO_STORE
 
 
 @bp.get("/openapi.json")

@@ -76,7 +76,17 @@ _STAMPED_AT = {"type": "number",
 _SEEN_VERSION = {"type": "integer", "minimum": 0,
                  "description": "Optional: the state version the sender saw. When the game has "
                                 "moved on since (another host, a double tap), nothing changes "
-                                "and the reply is 409 'The game moved on: ...'."}
+                                "and the reply is 409 with what moved it on: 'Ann's roll was "
+                                "just recorded elsewhere: look again before you tap.'"}
+
+
+#: The optional guard of a camera confirmation (companion/camera_link.py confirm).
+_SHOWN_OFFER = {"type": "object",
+                "description": "Optional: the offer the host's screen showed, as the state gave "
+                               "it. When the camera has read the table again since and offers "
+                               "something else, nothing is applied and the reply is 409 "
+                               "\"The camera's reading changed: look again ...\". Without it "
+                               "the camera's offer of the moment is applied."}
 
 
 def options_schema(module: ModuleType) -> dict[str, Any]:
@@ -281,9 +291,11 @@ def _paths(game_examples: dict[str, Any], action_examples: dict[str, Any],
                                    "application/json": {"schema": {
                                        "type": "object",
                                        "properties": {"version": _SEEN_VERSION}}}}}}},
-        "/api/camera/confirm": {"post": host_call(
-            "Apply the roll the camera offers (state.dice.offer); 409 when none is offered.",
-            "200", None)},
+        "/api/camera/confirm": {"post": {**host_call(
+            "Apply the action the camera offers (state.dice.offer, or state.cards.offer in a "
+            "card game); 409 when none is offered.", "200", None),
+            "requestBody": {"required": False, "content": {"application/json": {"schema": {
+                "type": "object", "properties": {"offer": _SHOWN_OFFER}}}}}}},
         **_calibrate_path(host),
         **_preview_paths(host),
         **_deck_paths(host),

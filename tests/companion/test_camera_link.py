@@ -106,3 +106,26 @@ def test_another_game_withdraws_what_the_camera_saw(session):
     session.start("paper-tales", ["Ann", "Bob"])
     assert "dice" not in session.state()  # was an empty Toss Up! block
     assert session.extras()[1] == {}
+
+
+def test_a_confirm_for_an_offer_the_camera_changed_since_is_refused(session):
+    # ux14: the screen showed 4/4/2, the camera then read 7/1/2 (same version) and the tap
+    # applied 7/1/2; the host's screen now sends what it showed
+    link = DiceLink(session)
+    link.on_reading(DiceReading(green=4, yellow=4, red=2))
+    shown = session.state()["dice"]["offer"]
+    link.on_reading(DiceReading(green=7, yellow=1, red=2))
+    before = session.state()
+    with pytest.raises(NotNow, match="The camera's reading changed: look again"):
+        link.confirm(shown)
+    assert session.state()["version"] == before["version"], "nothing applied"
+    now = session.state()["dice"]["offer"]
+    assert now == {"type": "roll", "green": 7, "yellow": 1, "red": 2}, "the new offer stays up"
+    assert link.confirm(now)["recent"][-1]["green"] == 7
+
+
+def test_a_confirm_that_says_nothing_of_the_offer_applies_the_camera_s(session):
+    link = DiceLink(session)  # older clients and the table's button send no offer
+    link.on_reading(DiceReading(green=4, yellow=4, red=2))
+    link.on_reading(DiceReading(green=7, yellow=1, red=2))
+    assert link.confirm()["recent"][-1]["green"] == 7

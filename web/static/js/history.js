@@ -30,12 +30,14 @@ const History = {
     for (const row of data.players) (byGame[row.game] = byGame[row.game] || []).push(row);
     const stats = Object.entries(byGame).map(([game, rows]) => h("div", {class: "stats-game", dataset: {game}},
       h("h3", {class: "touch-title", text: names[game] || game}),
-      h("table", {class: "stats-table"},
-        h("thead", {}, h("tr", {}, ["Player", "Played", "Wins", "Win %", "Average", "Best"].map((t) => h("th", {text: t})))),
-        h("tbody", {}, rows.map((r) => h("tr", {},
-          h("td", {text: r.player}), h("td", {class: "n", text: r.played}), h("td", {class: "n", text: r.wins}),
-          h("td", {class: "n", text: Math.round(r.win_rate * 100) + "%"}), h("td", {class: "n", text: r.average}),
-          h("td", {class: "n", text: r.best})))))));
+      // the roles keep it a table for screen readers where a phone lays its rows out as grids
+      h("table", {class: "stats-table", role: "table"},
+        h("thead", {role: "rowgroup"}, h("tr", {role: "row"}, [["Player"], ["Played"], ["Wins"], ["Win %"], ["Average", "Avg"], ["Best"]].map(([long, short]) =>
+          h("th", short ? {role: "columnheader", title: long, "aria-label": long} : {role: "columnheader", text: long},
+            short ? [h("span", {class: "long", text: long}), h("span", {class: "short", text: short, "aria-hidden": "true"})] : null)))),
+        h("tbody", {role: "rowgroup"}, rows.map((r) => h("tr", {role: "row"},
+          h("td", {role: "rowheader", text: r.player}), [r.played, r.wins, Math.round(r.win_rate * 100) + "%", r.average, r.best]
+            .map((n) => h("td", {role: "cell", class: "n", text: n}))))))));
     fill(document.getElementById("stats"), h("h2", {text: "Wins and averages"}),
       stats.length ? stats : h("p", {class: "hint", text: "No finished games yet."}));
     fill(document.getElementById("games"), h("h2", {text: "Games"}),

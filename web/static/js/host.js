@@ -215,8 +215,9 @@ function statusLine(state) {
   return h("div", {class: "status-line"},
     h("p", {class: "label", text: "Scores"}),
     h("span", {class: "status-scores"}, state.players.map((p, seat) =>
-      h("span", {class: "mini" + (seat === state.current ? " current" : ""), title: p.name},
-        h("span", {class: "mini-name", text: p.name}), " " + p.score))));
+      h("span", {class: "mini" + (seat === state.current ? " current" : "") + (p.left ? " left" : ""), title: p.name},
+        h("span", {class: "mini-name", text: p.name}), " " + p.score,
+        p.left ? h("span", {class: "mini-left", text: "· left"}) : null))));  // as phones mark them
 }
 
 /** Forms for each action of a game without its own host controls. */

@@ -29,9 +29,12 @@ function h(tag, props, ...children) {
   return el;
 }
 
-/** Replace all children of `el` with `children`. */
+/** Replace all children of `el` with `children`; a control inside `el` that had the
+ *  keyboard's focus hands it to the one drawn in its place (static/js/focus.js). */
 function fill(el, ...children) {
-  el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  const redraw = () => el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  if (typeof FocusKeep === "undefined") redraw();
+  else FocusKeep.around(el, redraw);
   return el;
 }
 

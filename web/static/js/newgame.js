@@ -5,6 +5,7 @@
 
 const NewGame = {
   filled: false,
+  edited: false,  // the host changed the player list: it no longer follows the table
   confirmUntil: 0,
 
   /** Names of earlier games on this phone (newest first), offered as suggestions. */
@@ -53,7 +54,9 @@ const NewGame = {
     const select = document.getElementById("game-select");
     fill(select, CATALOG.map((g) => h("option", {value: g.id, text: g.name})));
     select.addEventListener("change", () => this.showGame());
+    document.getElementById("player-list").addEventListener("input", () => this.edit());
     document.getElementById("add-player").addEventListener("click", () => {
+      this.edit();
       this.addPlayer("");
       const inputs = document.querySelectorAll("#player-list input");
       inputs[inputs.length - 1].focus();
@@ -150,13 +153,14 @@ const NewGame = {
     const row = h("li", {class: "player-row"}, input,
       h("button", {type: "button", class: "icon", "aria-label": "Move up", text: "↑", onclick: () => this.move(row, -1)}),
       h("button", {type: "button", class: "icon", "aria-label": "Move down", text: "↓", onclick: () => this.move(row, 1)}),
-      h("button", {type: "button", class: "icon danger", "aria-label": "Remove", text: "✕", onclick: () => { row.remove(); this.refreshButtons(); }}),
+      h("button", {type: "button", class: "icon danger", "aria-label": "Remove", text: "✕", onclick: () => { this.edit(); row.remove(); this.refreshButtons(); }}),
       Names.watch(input));
     list.append(row);
     this.refreshButtons();
   },
 
   move(row, step) {
+    this.edit();
     const list = row.parentElement;
     if (step < 0 && row.previousElementSibling) list.insertBefore(row, row.previousElementSibling);
     if (step > 0 && row.nextElementSibling) list.insertBefore(row.nextElementSibling, row);
@@ -176,17 +180,29 @@ const NewGame = {
     document.getElementById("add-player").disabled = game && rows.length >= game.max_players;
   },
 
-  /** Offer the players of the last game once, when the page opens. */
+  /** Offer the players at the table: its game when the page opens, and its players as
+   *  they are now (a rename followed, a player who left the table left out) until the host
+   *  edits the list; then the list is theirs until a game starts from it. */
   prefill(state) {
-    if (this.filled) return;
+    const first = !this.filled;
     this.filled = true;
-    if (state.game && GAMES[state.game]) document.getElementById("game-select").value = state.game;
-    if (state.players && state.players.length) {
-      fill(document.getElementById("player-list"));
-      state.players.forEach((p) => this.addPlayer(p.name));
+    if (first && state.game && GAMES[state.game]) document.getElementById("game-select").value = state.game;
+    const names = (state.players || []).filter((p) => !p.left).map((p) => p.name);
+    const list = document.getElementById("player-list");
+    const shown = this.names();
+    while (shown.length && !shown[shown.length - 1]) shown.pop();  // the rows a game needs at least
+    const same = names.length === shown.length && names.every((n, i) => n === shown[i]);
+    if (names.length && !this.edited && !same && !list.contains(document.activeElement)) {
+      fill(list);
+      names.forEach((n) => this.addPlayer(n));
+      const game = this.game();
+      while (!first && game && this.names().length < game.min_players) this.addPlayer("");
     }
-    this.showGame();
+    if (first) this.showGame();
   },
+
+  /** The host changed the list (typed, moved, added or removed a row): stop following the table. */
+  edit() { this.edited = true; },
 
   async submit() {
     const game = this.game();
@@ -206,9 +222,19 @@ const NewGame = {
       const value = this.readOption(field);
       if (value !== undefined) options[field.dataset.name] = value;
     }
-    const players = this.names().filter((n) => n);
+    const players = this.names();
+    while (players.length && !players[players.length - 1]) players.pop();  // rows added, not used
+    const gap = players.indexOf("");
+    if (gap >= 0) {  // a row left empty between names: a player forgotten, or one to remove?
+      const input = document.querySelectorAll("#player-list input")[gap];
+      Host.showError("Player " + (gap + 1) + " has no name: type one, or remove the row with ✕.");
+      input.setAttribute("aria-invalid", "true");  // until typed in (Names.watch)
+      input.focus();
+      return;
+    }
     if (await Host.post("/api/games", {game: game.id, players, options})) {
       this.remember(players);
+      this.edited = false;  // the list follows the new game's players again
       document.getElementById("new-game").open = false;
     }
   },

@@ -165,6 +165,7 @@ function genericCue(event) {
   if (!words) return null;
   const text = event.kind === "correct"
     ? "Score corrected: " + event.player + " " + (event.delta > 0 ? "+" : "") + event.delta + (event.reason ? " (" + event.reason + ")" : "")
+    : event.kind === "undo" && event.undone ? "Undone: " + event.undone  // "Undone: Ann's roll"
     : words[0];
   return {text, tone: words[1], sound: words[2]};
 }

@@ -13,8 +13,14 @@ const Touch = {
                           const body = typeof action === "function" ? action() : action;
                           if (!body) return;
                           const button = e.currentTarget;
+                          FocusKeep.note(button);  // disabling it takes its focus: the redraw gives it back
                           button.disabled = true;
-                          if (!(await send(body))) button.disabled = false;
+                          if (await send(body)) return;
+                          button.disabled = false;
+                          if (FocusKeep.pending === button) {  // refused: focus back where it was, unless it moved on
+                            FocusKeep.pending = null;
+                            if (!document.activeElement || document.activeElement === document.body) button.focus({preventScroll: true});
+                          }
                         }});
   },
 
@@ -67,7 +73,7 @@ const Touch = {
       cards.message ? h("p", {class: "hint", text: cards.message}) : null,
       cards.offer ? h("button", {type: "button", class: "btn good big", id: "confirm-camera",
                                  text: "Confirm: " + describe({...cards.offer, turn: state.current}),
-                                 onclick: () => Host.post("/api/camera/confirm")}) : null);
+                                 onclick: () => Host.post("/api/camera/confirm", {offer: cards.offer})}) : null);
   },
 
   /** A titled block of the host controls. */

@@ -35,8 +35,7 @@
     if (state.stage === "tiebreak") return [tiebreak(state, send, redraw)];
     const who = state.players[state.current];
     const p = state.pending;  // a 21 or SORRY! waits for an answer: that is the news, not who plays next
-    const head = !p ? (who ? who.name : "") + " plays" : p.kind === "claim" ? p.player + " made 21"
-      : p.kind === "take-back" ? p.player + " played SORRY! on " + p.target : p.player + " steals " + p.target + "'s 21";
+    const head = !p ? (who ? who.name : "") + " plays" : waiting(p);
     const parts = [h("div", {class: "turn-head"},
       h("p", {class: "turn-who", text: head + " · total " + state.total}),
       h("p", {class: "turn-meta", text: "Round " + state.round + (state.play2_left ? " · Play 2: " + state.play2_left + " number cards owed" : "")})),
@@ -47,7 +46,7 @@
         Touch.players(state, (seat) => send({type: "steal", player: state.players[seat].name}), {skip: (s) => s === maker || state.players[s].left, label: "Steal by"}),
         Touch.act("Nobody steals: the 21 stands", {type: "accept"}, send, {tone: "good", id: "accept"})));
     } else if (p) {
-      parts.push(Touch.section(p.player + " played SORRY! on " + p.target,
+      parts.push(Touch.section(waiting(p) + ": does " + p.target + " block?",
         h("div", {class: "action-row"},
           Touch.act("Don't Be SORRY! (block)", {type: "block"}, send, {id: "block"}),
           Touch.act("No block", {type: "accept"}, send, {tone: "ghost", id: "accept"}))));
@@ -71,6 +70,14 @@
                         {label: "Who leaves", skip: (s) => state.players[s].left}))));
     }
     return parts;
+  }
+
+  /** What waits for an answer, one sentence for the heading and the section under it (a
+   *  steal read "Cleo steals Ben's 21" above "Cleo played SORRY! on Ben"), as phones say it. */
+  function waiting(p) {
+    if (p.kind === "claim") return p.player + " made 21";
+    if (p.kind === "take-back") return p.player + " played SORRY! on " + p.target;
+    return p.player + " steals " + p.target + "'s 21";
   }
 
   /** A card's name: "7", "Slide 15", "SORRY!". */

@@ -86,7 +86,7 @@
         ? h("p", {class: "hint", id: "camera-waiting", text: "Waiting for the next roll to settle."}) : null,
       offer ? h("button", {type: "button", class: "btn good big", id: "confirm-camera",
                            text: "Confirm: " + offer.green + " green · " + offer.yellow + " yellow · " + offer.red + " red",
-                           onclick: () => Host.post("/api/camera/confirm")}) : null,
+                           onclick: () => Host.post("/api/camera/confirm", {offer})}) : null,
       camera && !camera.online ? null : h("p", {class: "hint", id: "camera-live", text: "The live picture is in Camera preview below."}));
   }
 

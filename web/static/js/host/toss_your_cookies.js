@@ -56,7 +56,7 @@
       cards.message ? h("p", {class: "dice-check", id: "claim-verdict", role: "status", text: cards.message}) : null,
       offer ? h("button", {type: "button", class: "btn good big", id: "confirm-camera",
                            text: "Confirm: " + who + " wins the round",
-                           onclick: () => Host.post("/api/camera/confirm")}) : null,
+                           onclick: () => Host.post("/api/camera/confirm", {offer})}) : null,
       h("div", {class: "action-row"},
         !offer && seen.length ? Touch.act("Check this hand", {type: "snickerdoodle", player: state.claim.player, hand: seen}, send,
                                           {tone: "ghost", id: "check-hand"}) : null,
