@@ -53,6 +53,28 @@ def test_a_disabled_plus_hands_focus_on_not_to_the_page(browser, live_server):
     host.context.close()
 
 
+def test_a_second_enter_after_record_roll_does_not_bank(browser, live_server):
+    # Record roll comes back disabled (nothing counted): focus went on to Bank, so a
+    # second Enter banked the turn nobody chose to end; it goes to the next roll's count
+    host = _host_on(browser, live_server, "toss-up", ["Ann", "Ben"])
+    host.focus('button[aria-label="One more green"]')
+    for _ in range(4):
+        host.keyboard.press("Enter")
+    host.focus('button[aria-label="One more yellow"]')
+    for _ in range(6):
+        host.keyboard.press("Enter")
+    host.focus("#record-roll")
+    host.keyboard.press("Enter")  # Ann rolled 4 green, 6 yellow: 4 points, 6 dice in hand
+    host.wait_for_selector('body[data-version="2"]')
+    assert host.evaluate(FOCUSED_LABEL) == "One more green"
+    host.keyboard.press("Enter")
+    assert host.inner_text("#count-green") == "1"
+    state = live_server.request("GET", "/api/state")[1]
+    assert (state["current"], state["turn"]["points"]) == (0, 4), "not banked"
+    assert not host.js_errors
+    host.context.close()
+
+
 def test_paper_tales_amount_and_player_pick_keep_focus(browser, live_server):
     host = _host_on(browser, live_server, "paper-tales", ["Ann", "Ben", "Cy"])
     host.focus('button[aria-label="Amount plus 1"]')

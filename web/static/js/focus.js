@@ -8,7 +8,11 @@
  * its `data-key`, else its id, else what it does in its group: its value or label and the
  * group's and section's names ("Card played / Number cards / number-5"), so it is the same
  * in every drawing. When that control is now disabled ("+" once every die is counted) or
- * gone, the next control that can take focus gets it, else the one before.
+ * gone, the next control that can take focus gets it, else the one before. But a button
+ * that sent an action (Touch.act, `data-sends`) and is now gone or disabled has done its
+ * work: focus then goes to the first control of its section that sends nothing (Record
+ * roll -> "+ green", the next roll's count), never to another sending button, so a second
+ * Enter cannot send what the user did not choose (Record roll, then Bank).
  */
 "use strict";
 
@@ -20,6 +24,15 @@ const FocusKeep = {
   pending: null,
 
   note(el) { if (el === document.activeElement) this.pending = el; },
+
+  sends(el) { return el.dataset.sends === "1"; },
+
+  /** The title of the section holding `el` ("" if none): the same in every drawing. */
+  sectionTitle(el) {
+    const section = el.closest(".touch-section, details, section");
+    const title = section && section.querySelector(":scope > .touch-title, :scope > summary");
+    return title ? title.textContent.trim() : "";
+  },
 
   key(el) {
     if (el.dataset.key) return el.dataset.key;
@@ -46,6 +59,13 @@ const FocusKeep = {
     redraw();
     const after = [...el.querySelectorAll(this.FOCUSABLE)];
     let at = after.findIndex((c) => this.key(c) === key);
+    if (this.sends(was) && !(at >= 0 && this.canFocus(after[at]))) {  // its action is done
+      const title = this.sectionTitle(was);
+      const calm = after.filter((c) => !this.sends(c) && this.canFocus(c));
+      const next = calm.find((c) => this.sectionTitle(c) === title) || null;
+      if (next) next.focus({preventScroll: true});
+      return;
+    }
     if (at < 0) at = Math.min(Math.max(place, 0), after.length - 1);
     const next = after.slice(at).find((c) => this.canFocus(c)) || after.slice(0, at).reverse().find((c) => this.canFocus(c));
     if (next) next.focus({preventScroll: true});

@@ -8,7 +8,7 @@ const Touch = {
   act(text, action, send, opts) {
     const o = opts || {};
     return h("button", {type: "button", class: "btn big " + (o.tone || "primary"), id: o.id, disabled: o.disabled,
-                        "aria-label": o.label, text,
+                        "aria-label": o.label, text, dataset: {sends: "1"},
                         onclick: async (e) => {
                           const body = typeof action === "function" ? action() : action;
                           if (!body) return;
