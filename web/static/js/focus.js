@@ -8,11 +8,11 @@
  * its `data-key`, else its id, else what it does in its group: its value or label and the
  * group's and section's names ("Card played / Number cards / number-5"), so it is the same
  * in every drawing. When that control is now disabled ("+" once every die is counted) or
- * gone, the next control that can take focus gets it, else the one before. But a button
- * that sent an action (Touch.act, `data-sends`) and is now gone or disabled has done its
- * work: focus then goes to the first control of its section that sends nothing (Record
- * roll -> "+ green", the next roll's count), never to another sending button, so a second
- * Enter cannot send what the user did not choose (Record roll, then Bank).
+ * gone, focus never goes to a button that sends an action (Touch.act, `data-sends`), so one
+ * more Enter cannot send what the user did not choose (Record roll, then Bank): a button
+ * that sent and is now gone or disabled hands it to the first control of its section that
+ * sends nothing (Record roll -> "+ green", the next roll's count); any other control to the
+ * next such control of its section, else the one before ("+ red" -> "- red"), else outside.
  */
 "use strict";
 
@@ -59,15 +59,19 @@ const FocusKeep = {
     redraw();
     const after = [...el.querySelectorAll(this.FOCUSABLE)];
     let at = after.findIndex((c) => this.key(c) === key);
-    if (this.sends(was) && !(at >= 0 && this.canFocus(after[at]))) {  // its action is done
-      const title = this.sectionTitle(was);
-      const calm = after.filter((c) => !this.sends(c) && this.canFocus(c));
-      const next = calm.find((c) => this.sectionTitle(c) === title) || null;
-      if (next) next.focus({preventScroll: true});
+    if (at >= 0 && this.canFocus(after[at])) {
+      after[at].focus({preventScroll: true});
       return;
     }
+    // disabled or gone: never onto a button that sends, where one more Enter (a key held
+    // down, a double press) would do what nobody chose (Record roll, then Bank)
     if (at < 0) at = Math.min(Math.max(place, 0), after.length - 1);
-    const next = after.slice(at).find((c) => this.canFocus(c)) || after.slice(0, at).reverse().find((c) => this.canFocus(c));
+    const title = this.sectionTitle(was);
+    const calm = (c) => !this.sends(c) && this.canFocus(c);
+    const near = (c) => calm(c) && this.sectionTitle(c) === title;
+    const ahead = after.slice(at), behind = after.slice(0, at).reverse();
+    const next = this.sends(was) ? after.find(near)  // its action is done: the section's first
+      : ahead.find(near) || behind.find(near) || ahead.find(calm) || behind.find(calm);
     if (next) next.focus({preventScroll: true});
   },
 };
