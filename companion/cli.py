@@ -524,6 +524,7 @@ def _restore(args: argparse.Namespace) -> int:
         _usage_error("restore", f"--keep {args.keep}: keep at least 1 (the newest copy is "
                      "never removed)")
     data_dir = resolve_data_dir(args.data_dir)
+    spare = None
     if args.src is not None:
         try:
             done = restore(Path(args.src), data_dir)
@@ -532,8 +533,9 @@ def _restore(args: argparse.Namespace) -> int:
             return 1
         kept = f"; the data it replaced is kept in {done.kept}" if done.kept else ""
         print(f"Restored {', '.join(done.copied)} from {args.src} into {data_dir}{kept}")
+        spare = done.kept
     return kept_command(data_dir, keep=args.keep, listed=args.list, out=sys.stdout,
-                        err=sys.stderr)
+                        err=sys.stderr, spare=spare)
 
 
 if __name__ == "__main__":

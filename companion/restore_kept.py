@@ -58,28 +58,33 @@ def kept_copies(data_dir: Path) -> list[Kept]:
     return sorted(found, key=lambda k: (k.replaced, k.number), reverse=True)
 
 
-def prune(data_dir: Path, keep: int) -> list[Kept]:
-    """Remove all but the newest `keep` copies; the ones removed.
+def prune(data_dir: Path, keep: int, *, spare: Path | None = None) -> list[Kept]:
+    """Remove all but the newest `keep` copies; the ones removed. `spare` (the copy a
+    restore just made) counts as the newest whatever its stamp says: a Pi's clock may be
+    behind the stamps of earlier copies, and the data just replaced must never go.
 
     :raises ValueError: `keep` is under 1 (the newest copy is never removed).
     :raises OSError: a copy could not be removed (those before it are gone).
     """
     if keep < 1:
         raise ValueError(f"--keep {keep}: keep at least 1 (the newest copy is never removed)")
-    removed = kept_copies(data_dir)[keep:]
+    copies = kept_copies(data_dir)
+    if spare is not None:  # first, the rest in their order (a stable sort)
+        copies.sort(key=lambda k: k.path.resolve() != spare.resolve())
+    removed = copies[keep:]
     for copy in removed:
         shutil.rmtree(copy.path)
     return removed
 
 
 def kept_command(data_dir: Path, *, keep: int | None, listed: bool, out: TextIO,
-                 err: TextIO) -> int:
+                 err: TextIO, spare: Path | None = None) -> int:
     """``companion restore --keep N`` then ``--list``: what was removed, then the copies
     left, newest first; the exit status (1 after one line on `err`: a copy could not be
-    removed)."""
+    removed). `spare` is the copy a restore just made (never removed, see :func:`prune`)."""
     if keep is not None:
         try:
-            removed = prune(data_dir, keep)
+            removed = prune(data_dir, keep, spare=spare)
         except OSError as exc:
             print(f"companion restore: cannot remove {exc.filename}: {exc.strerror or exc}",
                   file=err)

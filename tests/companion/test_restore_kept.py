@@ -83,6 +83,19 @@ def test_restore_then_keep_counts_the_copy_it_just_kept(tmp_path, saved, capsys)
     assert (tmp_path / copies[0] / "host-pin.txt").read_text() == "1\n"  # the data it replaced
 
 
+def test_keep_never_removes_the_copy_a_restore_just_made_under_a_clock_behind(
+        tmp_path, saved, capsys):  # noqa: F811
+    # a Pi without a battery clock may stamp the new copy before the earlier ones: sorted
+    # by its stamp it came last and `--keep 1` removed the data just replaced (rev14)
+    data = _kept(tmp_path)
+    later = tmp_path / "data.before-restore-20991231-235959"  # a copy from a clock ahead
+    later.mkdir()
+    assert main(["restore", str(saved), "--keep", "1", "--data-dir", str(data)]) == 0
+    copies = [n for n in _left(tmp_path) if n.startswith("data.before-restore-2")]
+    assert len(copies) == 1 and copies[0] != later.name
+    assert (tmp_path / copies[0] / "host-pin.txt").read_text() == "1\n"  # the data it replaced
+
+
 def test_restore_with_no_backup_and_no_list_is_one_line(tmp_path, capsys):
     with pytest.raises(SystemExit) as done:
         main(["restore", "--data-dir", str(tmp_path / "data")])
