@@ -5,8 +5,10 @@ Two hosts look at the same turn; the first taps, the second's tap carries the ve
 saw and is refused (``session.check_version``). "Your screen showed version 40, the table
 is at 41" told the second host nothing they could use (ux14); this says what happened
 instead, from the change that came right after the version their screen showed: "Ann's
-roll was just recorded elsewhere: look again before you tap." The change may come from
-another phone, the table's buttons or the camera, so the sentence says "elsewhere".
+roll was just recorded: look again before you tap." The change may come from another
+phone, the table's buttons, the camera, or this phone's own tap sent again after its answer
+was lost on the Wi-Fi, so the sentence does not say where (rev14: "elsewhere" told a host
+their own retried tap came from someone else).
 """
 
 from __future__ import annotations
@@ -45,16 +47,16 @@ def moved_on(seen: int, kept: Iterable[Mapping[str, Any]]) -> str:
         return "The table changed since your screen last showed it: " + LOOK_AGAIN
     kinds = [e.get("kind") for e in after.get("events", [])]
     if "new-game" in kinds:
-        return "A new game was just started elsewhere: " + LOOK_AGAIN
+        return "A new game was just started: " + LOOK_AGAIN
     if "undo" in kinds:
-        return "The last action was just undone elsewhere: " + LOOK_AGAIN
+        return "The last action was just undone: " + LOOK_AGAIN
     recent = after.get("recent") or []
     action = recent[-1] if recent else {}
     kind = str(action.get("type", ""))
     if kind == "timeout":
         return "The timer ran out meanwhile: " + LOOK_AGAIN
     said = what(action, (before or after).get("players", []))
-    return f"{said[0].upper()}{said[1:]} was just recorded elsewhere: " + LOOK_AGAIN
+    return f"{said[0].upper()}{said[1:]} was just recorded: " + LOOK_AGAIN
 
 
 def what(action: Mapping[str, Any], players: list[Mapping[str, Any]]) -> str:

@@ -77,7 +77,7 @@ _SEEN_VERSION = {"type": "integer", "minimum": 0,
                  "description": "Optional: the state version the sender saw. When the game has "
                                 "moved on since (another host, a double tap), nothing changes "
                                 "and the reply is 409 with what moved it on: 'Ann's roll was "
-                                "just recorded elsewhere: look again before you tap.'"}
+                                "just recorded: look again before you tap.'"}
 
 
 #: The optional guard of a camera confirmation (companion/camera_link.py confirm).

@@ -118,7 +118,7 @@ def test_a_bouncing_or_double_undo_press_takes_back_one_action(session, buttons,
     rolls(session, 3)
     first, second = bounce(mock_factory, buttons, "undo", clock, gap=gap)
     assert controls.handle(first.name, first.kind, at=first.at) == "undo: done"
-    assert "just undone elsewhere" in controls.handle(second.name, second.kind, at=second.at)
+    assert "just undone: look again" in controls.handle(second.name, second.kind, at=second.at)
     state = session.state()
     assert state["turn"]["rolls"] == 2, "one roll taken back, not two"
 

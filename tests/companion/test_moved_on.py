@@ -23,7 +23,7 @@ def test_a_second_hosts_roll_is_told_whose_roll_was_recorded(session):
     seen = session.state()["version"]
     session.act({"type": "roll", "green": 4, "yellow": 6, "red": 0, "version": seen})
     assert refusal(session, {"type": "roll", "green": 4, "yellow": 6, "red": 0}, seen=seen) == (
-        "Ann's roll was just recorded elsewhere: look again before you tap.")
+        "Ann's roll was just recorded: look again before you tap.")
 
 
 def test_the_first_change_after_the_screen_is_the_one_said(session):
@@ -37,13 +37,13 @@ def test_an_undo_a_correction_and_a_new_game_are_said(session):
     session.act({"type": "roll", "green": 4, "yellow": 6, "red": 0})
     seen = session.state()["version"]
     session.undo()
-    assert refusal(session, seen=seen) == "The last action was just undone elsewhere: look again before you tap."
+    assert refusal(session, seen=seen) == "The last action was just undone: look again before you tap."
     seen = session.state()["version"]
     session.act({"type": "correct", "player": "bob", "delta": 3, "reason": "missed"})
     assert refusal(session, {"type": "bank"}, seen=seen).startswith("Bob's score correction was just")
     seen = session.state()["version"]
     session.start("toss-up", ["Ann", "Bob"])
-    assert refusal(session, {"type": "bank"}, seen=seen).startswith("A new game was just started elsewhere")
+    assert refusal(session, {"type": "bank"}, seen=seen).startswith("A new game was just started:")
 
 
 def test_a_rename_names_the_player_by_the_name_the_screen_showed(session):

@@ -143,7 +143,7 @@ def test_a_host_tap_after_the_timer_button_does_not_undo_it(browser, live_server
     assert not session.state()["timer"]["running"]
     host.click("#timer-toggle")  # still reads "Pause"
     # refused for the version the page showed (before: by the game, "not running")
-    host.wait_for_selector("#error:has-text('was just recorded elsewhere: look again')")
+    host.wait_for_selector("#error:has-text('was just recorded: look again')")
     assert not session.state()["timer"]["running"], "the host's tap restarted the timer"
     assert not host.js_errors
     host.context.close()
@@ -163,7 +163,7 @@ def test_a_host_tap_after_the_next_button_does_not_end_the_scramble(browser, liv
     assert Controls(session).handle("next") == "next: done"  # Toss!: the scramble is on
     host.click("#skip")  # still reads "Toss! now"
     # refused for the version the page showed (before: by the game, "The countdown is already over")
-    host.wait_for_selector("#error:has-text('was just recorded elsewhere: look again')")
+    host.wait_for_selector("#error:has-text('was just recorded: look again')")
     assert session.state()["phase"] == "scramble", "the host's tap ended the scramble"
     assert not host.js_errors
     host.context.close()
@@ -181,7 +181,7 @@ def test_a_host_tap_after_the_next_button_ends_no_second_phase(browser, live_ser
     assert Controls(session).handle("next") == "next: done"  # Deployment now
     host.click("#next-phase")
     # refused for the version the page showed (before: by the game, "Recruitment is already over")
-    host.wait_for_selector("#error:has-text('was just recorded elsewhere: look again')")
+    host.wait_for_selector("#error:has-text('was just recorded: look again')")
     assert session.state()["phase"] == "deployment", "the host's tap ended a second phase"
     assert not host.js_errors
     host.context.close()

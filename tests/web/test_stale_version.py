@@ -26,7 +26,7 @@ def test_a_double_tap_records_the_roll_once(client, host):
     before = client.get("/api/state").get_json()
     again = host.act(type="roll", green=0, yellow=4, red=3, version=version)  # same screen
     assert again.status_code == 409
-    assert again.get_json()["error"] == ("Ann's roll was just recorded elsewhere: look again "
+    assert again.get_json()["error"] == ("Ann's roll was just recorded: look again "
                                          "before you tap.")
     assert client.get("/api/state").get_json() == before
 
@@ -39,7 +39,7 @@ def test_two_undos_for_one_mistake_take_back_one_action(client, host):
     assert first.status_code == 200
     second = host.post("/api/undo", {"version": shown["version"]})
     assert second.status_code == 409
-    assert second.get_json()["error"] == ("The last action was just undone elsewhere: look again "
+    assert second.get_json()["error"] == ("The last action was just undone: look again "
                                           "before you tap.")
     state = client.get("/api/state").get_json()
     assert state["turn"]["rolls"] == 1 and state["version"] == shown["version"] + 1
