@@ -63,6 +63,8 @@ def what(action: Mapping[str, Any], players: list[Mapping[str, Any]]) -> str:
     """An action as a noun phrase: "Ann's roll", "Bob's score correction", "the Toss card
     flip" (nobody named); ``players`` are the table's as the action found them."""
     kind = str(action.get("type", ""))
+    if kind == "rename" and isinstance(action.get("was"), str):  # by then a seat or the
+        return f"{action['was']}'s rename to {action.get('name')}"  # old name says the new one
     noun = NOUNS.get(kind, kind.replace("_", " ").replace("-", " ") or "change")
     who = _who(action, players)
     return f"{who}'s {noun}" if who else f"the {noun}"

@@ -49,7 +49,16 @@ def test_an_undo_a_correction_and_a_new_game_are_said(session):
 def test_a_rename_names_the_player_by_the_name_the_screen_showed(session):
     seen = session.state()["version"]
     session.act({"type": "rename", "player": 1, "name": "Ben"})
-    assert refusal(session, {"type": "bank"}, seen=seen).startswith("Bob's new name was just recorded")
+    assert refusal(session, {"type": "bank"}, seen=seen).startswith(
+        "Bob's rename to Ben was just recorded")
+
+
+def test_an_undone_rename_names_the_player_by_the_old_name(session):
+    # the undo toast said "Undone: Ben's new name" when the player was Bob again (rev14)
+    session.act({"type": "rename", "player": 1, "name": "Ben"})
+    assert session.undo()["events"] == [{"kind": "undo", "undone": "Bob's rename to Ben"}]
+    session.act({"type": "rename", "player": "bob", "name": "Ben"})  # by the name, as typed
+    assert session.undo()["events"] == [{"kind": "undo", "undone": "Bob's rename to Ben"}]
 
 
 def test_a_screen_older_than_the_states_kept_gets_a_plain_sentence():
