@@ -10,7 +10,8 @@ the board fits unscrolled. A layout, not a timing: the figures do not depend on 
 
 With ``--mid``: tables still in play instead, Toss Up!'s final round (its banner, the
 last-turn line), a Sorry! tiebreaker half played (its banner and piles), and mid-game
-Paper Toss, Paper Tales (five players) and Toss Your Cookies (eight) with a chart.
+Paper Toss, Paper Tales (five players) and Toss Your Cookies (eight) with a chart, and
+again with the line of the claim that won the last round under its scores.
 
 Usage (on a checkout of main: ``PYTHONPATH`` on it, and this file run from anywhere)::
 
@@ -31,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.games import paper_tales, paper_toss, sorry_21, toss_up  # noqa: E402
 from companion.games import toss_your_cookies  # noqa: E402
 from companion.games.paper_tales_ledger import Realm  # noqa: E402
+from companion.games.toss_your_cookies import LastClaim  # noqa: E402
 
 SCREENS = ((1920, 1080), (800, 480))
 LAYOUT = """() => {
@@ -86,7 +88,7 @@ def finished_tables() -> Iterator[tuple[str, dict[str, Any]]]:
 
 def tables_in_play() -> Iterator[tuple[str, dict[str, Any]]]:
     """Toss Up!'s final round (Ann banked 101; Ben rolling), a Sorry! tiebreaker, and
-    three more games mid-play (their charts beside the scores)."""
+    three more games mid-play (their charts beside the scores), the last with a claim line."""
     state = toss_up.new_game(["Ann", "Ben", "Cleo", "Dan"])
     for data in [{"type": "roll", "green": 10, "yellow": 0, "red": 0}] * 10 + [
             {"type": "roll", "green": 1, "yellow": 9, "red": 0}, {"type": "bank"},
@@ -107,11 +109,12 @@ def tables_in_play() -> Iterator[tuple[str, dict[str, Any]]]:
     yield "paper-tales", _view(paper_tales, replace(
         state, turn=3, history=((0,) * 5, (6, 3, 6, 0, 0), (12, 3, 12, 0, 0))), "Paper Tales")
     names = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
-    state = toss_your_cookies.new_game(names, {})
-    yield "toss-your-cookies", _view(toss_your_cookies, replace(
-        state, wins=(1, 1, 0, 0, 1, 0, 0, 0), round=4,
-        history=((1,) + (0,) * 7, (1, 1) + (0,) * 6, (1, 1, 0, 0, 1, 0, 0, 0))),
-        "Toss Your Cookies")
+    state = replace(toss_your_cookies.new_game(names, {}), wins=(1, 1, 0, 0, 1, 0, 0, 0),
+                    round=4, history=((1,) + (0,) * 7, (1, 1) + (0,) * 6,
+                                      (1, 1, 0, 0, 1, 0, 0, 0)))
+    yield "toss-your-cookies", _view(toss_your_cookies, state, "Toss Your Cookies")
+    yield "toss-your-cookies+claim", _view(toss_your_cookies, replace(
+        state, last_claim=LastClaim(1, None, None)), "Toss Your Cookies")
 
 
 def main() -> None:

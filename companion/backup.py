@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from companion.journal_busy import held_by, is_busy
+
 JOURNAL = "companion.db"
 _LIVE = {JOURNAL, f"{JOURNAL}-wal", f"{JOURNAL}-shm", f"{JOURNAL}-journal"}
 #: Seconds to wait for a journal another process holds locked before giving up. In WAL mode
@@ -45,7 +47,8 @@ def backup(data_dir: Path, dest: Path) -> list[str]:
         return _copy(data_dir, dest)
     except sqlite3.Error as exc:
         _undo(dest, created)
-        raise ValueError(f"cannot copy the journal {data_dir / JOURNAL}: {exc}") from exc
+        held = held_by(data_dir / JOURNAL) if is_busy(exc) else ""
+        raise ValueError(f"cannot copy the journal {data_dir / JOURNAL}: {exc}{held}") from exc
     except BaseException:
         _undo(dest, created)
         raise

@@ -107,7 +107,12 @@ def _restore_parser(sub: Any) -> None:
     """``companion restore SRC``: the way back from ``companion backup``."""
     rs = sub.add_parser("restore", help="replace the data folder with a backup (the "
                                         "companion stopped; the replaced data is kept)")
-    rs.add_argument("src", metavar="SRC", help="a folder `companion backup` wrote")
+    rs.add_argument("src", metavar="SRC", nargs="?", help="a folder `companion backup` wrote")
+    rs.add_argument("--list", action="store_true",
+                    help="list the data folders restores replaced (kept beside it), newest first")
+    rs.add_argument("--keep", metavar="N", type=int, default=None,
+                    help="remove all but the newest N of those copies (after restoring SRC, "
+                         "if given); N is at least 1")
     rs.add_argument("--data-dir", default=None, help=_DATA_DIR_HELP)
 
 
@@ -507,20 +512,28 @@ def _backup(args: argparse.Namespace) -> int:
 
 
 def _restore(args: argparse.Namespace) -> int:
-    """``companion restore SRC``: what was restored and where the old data went, or one
-    line saying why nothing changed."""
+    """``companion restore SRC [--keep N]`` or ``--list``: what was restored, listed or
+    removed, or one line saying why nothing changed."""
     from companion.config import resolve_data_dir
     from companion.restore import restore
+    from companion.restore_kept import kept_command
 
+    if args.src is None and not args.list and args.keep is None:
+        _usage_error("restore", "give SRC (a backup folder), --list or --keep N")
+    if args.keep is not None and args.keep < 1:
+        _usage_error("restore", f"--keep {args.keep}: keep at least 1 (the newest copy is "
+                     "never removed)")
     data_dir = resolve_data_dir(args.data_dir)
-    try:
-        done = restore(Path(args.src), data_dir)
-    except (ValueError, OSError) as exc:
-        print(f"companion restore: {exc}", file=sys.stderr)
-        return 1
-    kept = f"; the data it replaced is kept in {done.kept}" if done.kept else ""
-    print(f"Restored {', '.join(done.copied)} from {args.src} into {data_dir}{kept}")
-    return 0
+    if args.src is not None:
+        try:
+            done = restore(Path(args.src), data_dir)
+        except (ValueError, OSError) as exc:
+            print(f"companion restore: {exc}", file=sys.stderr)
+            return 1
+        kept = f"; the data it replaced is kept in {done.kept}" if done.kept else ""
+        print(f"Restored {', '.join(done.copied)} from {args.src} into {data_dir}{kept}")
+    return kept_command(data_dir, keep=args.keep, listed=args.list, out=sys.stdout,
+                        err=sys.stderr)
 
 
 if __name__ == "__main__":

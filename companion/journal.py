@@ -26,11 +26,15 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from companion.errors import ActionError
+from companion.journal_busy import busy_sentence, is_busy
 from companion.journal_salvage import Salvaged, salvage
 
 log = logging.getLogger(__name__)
 
 CACHE_KIB = 512  # SQLite page cache per connection, in KiB (see _open)
+#: Seconds a connection waits for a journal another program holds locked (the open, and
+#: each write) before it gives up; SQLite's default through Python's sqlite3.
+BUSY_WAIT = 5.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -64,6 +68,10 @@ class StorageError(ActionError):
     status = 503
 
 
+class JournalBusy(StorageError):
+    """Another program holds the journal locked: nothing was opened, moved or changed."""
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """One game as journaled: what ``new_game`` was called with."""
@@ -82,11 +90,23 @@ class Journal:
 
     Not thread-safe by itself: the session serialises calls under its lock. Whoever opens
     a journal closes it: ``with Journal(data_dir) as journal: ...`` does.
+
+    A damaged journal is moved aside and what can be read of it salvaged into a fresh one;
+    a locked one (another program holds it) is left as it is. `repair` is the session's
+    open at start-up; a reader beside a running session (a web request) passes False: it
+    never renames the file the session writes, and its errors, which may reach any phone,
+    name no path and no process.
+
+    :raises JournalBusy: another program held the journal for `busy_wait` seconds
+        (default :data:`BUSY_WAIT`).
+    :raises StorageError: the journal cannot be read and `repair` is False.
     """
 
     FILENAME = "companion.db"
 
-    def __init__(self, data_dir: str | Path) -> None:
+    def __init__(self, data_dir: str | Path, *, busy_wait: float | None = None,
+                 repair: bool = True) -> None:
+        self.busy_wait = BUSY_WAIT if busy_wait is None else busy_wait
         self.path = Path(data_dir) / self.FILENAME
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.moved_aside: Path | None = None
@@ -95,6 +115,14 @@ class Journal:
         try:
             self._db = self._open()
         except sqlite3.DatabaseError as exc:
+            if is_busy(exc) and not repair:
+                raise JournalBusy("The journal is locked by another program; try again in a "
+                                  "moment.") from None
+            if is_busy(exc):  # locked, not damaged: never rename a file someone is using
+                raise JournalBusy(busy_sentence(self.path, self.busy_wait)) from None
+            if not repair:
+                raise StorageError(f"The journal cannot be read ({exc}); nothing was "
+                                   "moved.") from None
             self.moved_aside = self._move_aside(str(exc))
             self._db = self._open()
             try:
@@ -105,7 +133,8 @@ class Journal:
                 log.error("%s", self.salvaged.sentence())
 
     def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db = sqlite3.connect(self.path, timeout=self.busy_wait, isolation_level=None,
+                             check_same_thread=False)
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")

@@ -37,6 +37,7 @@ from companion.backup import JOURNAL, backup
 from companion.data_lock import DataFolderBusy, Held, hold_alone, hold_staging
 from companion.durable import fsync_path
 from companion.journal import missing_schema
+from companion.journal_busy import holders
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,9 @@ def restore(src: Path, data_dir: Path) -> Restored:
     lock = hold_alone(data_dir) if data_dir.is_dir() else Held(None)
     with lock:
         if _journal_in_use(data_dir / JOURNAL):
-            raise DataFolderBusy(f"{data_dir / JOURNAL} is open in another program (a "
-                                 "running companion?): stop it first")
+            who = ", ".join(holders(data_dir / JOURNAL)) or "a running companion?"
+            raise DataFolderBusy(f"{data_dir / JOURNAL} is open in another program ({who}): "
+                                 "stop it first")
         finish_restore(data_dir, wait=False)
         partial, ready = _staging(data_dir)
         partial.parent.mkdir(parents=True, exist_ok=True)  # a new machine

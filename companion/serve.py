@@ -21,7 +21,7 @@ from companion.config import Config, ConfigError, load_config, resolve_data_dir
 from companion.controls import Controls
 from companion.data_lock import Held, hold_shared
 from companion.indicators import Indicators
-from companion.journal import Journal
+from companion.journal import Journal, JournalBusy
 from companion.restore import finish_restore
 from companion.session import Session
 
@@ -130,6 +130,10 @@ def _open_data(args: argparse.Namespace,
         held.close()
         print(f"companion serve: cannot use the data folder {folder}: {exc.strerror or exc}",
               file=sys.stderr)
+        return 1
+    except JournalBusy as exc:  # another program holds it: nothing was moved
+        held.close()
+        print(f"companion serve: {exc}", file=sys.stderr)
         return 1
     return config, calibration, journal, held
 

@@ -352,11 +352,11 @@ def _deadline(module: ModuleType, state: Any) -> float | None:
 
 def _noted(module: ModuleType, state: Any, data: dict[str, Any]) -> dict[str, Any]:
     """An action as the recent list shows it, taken in ``state``: with ``turn``, the seat
-    whose turn it was, and what the game's optional ``note(state, data)`` adds (Toss Up!:
-    the points a bank banked, so the host reads "Dan banks 12 points")."""
+    whose turn it was, and what ``table_actions.note`` adds (a rename's old name; the
+    game's optional ``note(state, data)``, Toss Up!: the points a bank banked, so the host
+    reads "Dan banks 12 points")."""
     turn = _turn(module, state)
-    note = getattr(module, "note", None)
-    extra = note(state, data) if note else {}
+    extra = table_actions.note(module, state, data)
     return {**data, **extra, **({} if turn is None else {"turn": turn})}
 
 

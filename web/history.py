@@ -4,7 +4,8 @@
 per-player wins and averages; ``/api/history.json``, ``/api/history.csv`` (one row per
 player per game) and ``/api/history/players.csv`` (the statistics) are downloads.
 Each request opens its own read connection on the data folder's journal, so reading the
-history never waits for, or disturbs, the session writing it.
+history never waits for, or disturbs, the session writing it: a journal it finds
+unreadable is a 503, never moved aside (that is the session's start-up alone).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ _NO_STORE = {"Cache-Control": "no-store"}
 
 def _results() -> list[GameResult]:
     session = get_companion(current_app).session
-    with Journal(session.journal.path.parent) as journal:
+    # repair=False: finding the file unreadable, never rename the one the session writes
+    with Journal(session.journal.path.parent, repair=False) as journal:
         return load_results(journal)
 
 

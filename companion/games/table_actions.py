@@ -80,6 +80,15 @@ def check(module: ModuleType, state: Any, action: Any) -> None:
             raise IllegalAction(f"{name} is already at this table; choose another name.")
 
 
+def note(module: ModuleType, state: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+    """What the host's recent list adds to an action taken in ``state``: a rename's old
+    name as ``was`` (by then a seat names the new one), else the game's ``note`` if it has one."""
+    if data.get("type") == "rename":
+        return {"was": state.players[seat_of(state.players, get_player(data, "player"))]}
+    game_note = getattr(module, "note", None)
+    return game_note(state, data) if game_note else {}
+
+
 def apply(module: ModuleType, state: Any, action: Any) -> tuple[Any, list[Event]]:
     """The state after ``action`` (checked); a rename replaces one name in ``players``."""
     if not isinstance(action, Rename):

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from companion.cli import main
+from tests.companion.test_journal_locked import held_by_another_process  # noqa: F401 (a fixture)
 
 
 def _live_journal(data_dir):
@@ -133,4 +134,17 @@ def test_a_locked_journal_is_one_line_not_a_wait_forever(tmp_path, capsys, monke
         holder.close()
     err = capsys.readouterr().err
     assert err.startswith("companion backup: ") and err.count("\n") == 1 and "locked" in err
+    assert not dest.exists()
+
+
+def test_a_journal_another_process_holds_is_named_by_its_pid(
+        tmp_path, capsys, monkeypatch, held_by_another_process):  # noqa: F811
+    import companion.backup
+
+    monkeypatch.setattr(companion.backup, "LOCK_WAIT", 0.3, raising=False)
+    dest = tmp_path.with_name(tmp_path.name + "-saved")  # the fixture's journal is in tmp_path
+    assert main(["backup", str(dest), "--data-dir", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "locked" in err
+    assert f"held by pid {held_by_another_process.pid} (" in err
     assert not dest.exists()

@@ -78,3 +78,17 @@ def test_no_rename_once_the_game_is_over(empty_session):
     assert empty_session.act({"type": "bank"})["over"] is True
     with pytest.raises(NotNow, match="The game is over"):
         empty_session.act({"type": "rename", "player": 0, "name": "Anna"})
+
+
+@pytest.mark.parametrize("ref", [1, "bea"])
+def test_the_recent_list_keeps_the_name_a_rename_replaced(tmp_path, clock, ref):
+    # The host's Recent line read "Renamed seat 2 to Ben": by then seat 2 was Ben.
+    journal = Journal(tmp_path)
+    session = Session(journal, clock=clock)
+    session.start("toss-up", ["Ann", "Bea"])
+    session.act({"type": "rename", "player": ref, "name": "Ben"})
+    live = session.state()["recent"][-1]
+    assert (live["player"], live["was"], live["name"]) == (ref, "Bea", "Ben")
+    journal.close()
+    with Journal(tmp_path) as again:  # a restart lists it the same
+        assert Session(again, clock=clock).state()["recent"][-1] == live

@@ -172,6 +172,7 @@ def test_restore_refuses_while_another_program_has_the_journal_open(tmp_path, sa
         assert main(["restore", str(saved), "--data-dir", str(data)]) == 1
         err = capsys.readouterr().err
         assert "open in another program" in err and err.count("\n") == 1
+        assert f"(pid {holder.pid} (" in err  # which one to stop
         assert _rolls(data) == 2
     finally:
         holder.communicate("", timeout=60)

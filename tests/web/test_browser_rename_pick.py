@@ -59,3 +59,29 @@ def test_the_new_name_field_counts_characters_and_refuses_one_too_many(browser, 
     snap(host, "mend13-rename-too-long")
     assert not host.js_errors
     host.context.close()
+
+
+def test_a_rename_by_seat_names_the_player_and_the_host_forgets_the_old_name(
+        browser, live_server):
+    # Recent read "Renamed seat 2 to Ben", and the next game's form and this phone's
+    # remembered names still offered the typo "Bea"
+    host = _rename_form(browser, live_server)
+    host.evaluate("""localStorage.setItem("companion-names",
+                                          JSON.stringify(["Ann", "Bea", "Cy", "Zed"]))""")
+    status, _ = live_server.request("POST", "/api/actions",
+                                    {"type": "rename", "player": 1, "name": "Ben"})
+    assert status == 200
+    host.wait_for_selector('body[data-version="2"]')
+    assert host.locator("#recent .recent-what").all_inner_texts()[0] == "Renamed Bea to Ben"
+    assert host.eval_on_selector_all("#player-list input", "els => els.map((e) => e.value)") == [
+        "Ann", "Ben", "Cy"]
+    assert host.evaluate('JSON.parse(localStorage.getItem("companion-names"))') == [
+        "Ann", "Ben", "Cy", "Zed"]
+    assert live_server.request("POST", "/api/undo", {})[0] == 200  # the rename was the typo
+    host.wait_for_selector('body[data-version="3"]')
+    assert host.eval_on_selector_all("#player-list input", "els => els.map((e) => e.value)") == [
+        "Ann", "Bea", "Cy"]
+    assert host.evaluate('JSON.parse(localStorage.getItem("companion-names"))') == [
+        "Ann", "Bea", "Cy", "Zed"]
+    assert not host.js_errors
+    host.context.close()

@@ -61,3 +61,39 @@ def test_toss_ups_final_round_fits_the_tv_unscrolled(browser, live_server, width
     assert layout["columns"] == 3
     assert not page.js_errors
     page.context.close()
+
+
+#: The root type size, the CSS size it grows from (the TV's minimum) and the names cut short.
+TYPE = """() => {
+  const root = document.documentElement;
+  return {px: parseFloat(getComputedStyle(root).fontSize),
+          minimum: Math.min(20, 0.0185 * innerHeight),
+          cut: [...document.querySelectorAll('#board .player-name')]
+            .filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent)};
+}"""
+
+
+def test_eight_cookie_players_and_a_claim_line_fit_the_pi_screen(browser, live_server):
+    # One column of eight rows and "Round 2: Ben — the table vouched" under them ran 497 px
+    # down the 480 px screen at the smallest type: the spacing gives way, not the type.
+    names = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    assert live_server.request("POST", "/api/games", {
+        "game": "toss-your-cookies", "players": names})[0] == 201
+    act(live_server, type="snickerdoodle", player=0)
+    body = act(live_server, type="snickerdoodle", player=1)
+    assert not body["over"] and body["last_claim"]["name"] == "Ben"
+    page = browser.new_context(viewport={"width": 800, "height": 480}).new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page.goto(live_server.url + "/tv")
+    page.wait_for_selector(f'#board[data-version="{body["version"]}"] #last-claim')
+    page.wait_for_timeout(300)  # fitTv has run
+    snap(page, "tv-short-cookies-eight-claim-800")
+    layout, type_size = page.evaluate(LAYOUT), page.evaluate(TYPE)
+    assert layout["chart"] and layout["join"] and layout["columns"] == 3
+    assert layout["height"] <= 480, f"{layout['height']} px: nobody scrolls a TV"
+    assert layout["width"] <= 800
+    assert type_size["px"] >= type_size["minimum"] - 0.01  # never below the TV's minimum
+    assert type_size["cut"] == []
+    assert not page.js_errors
+    page.context.close()

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 
 import pytest
+
+from web.app import get_companion
 
 
 def win_toss_up(host, players):
@@ -75,3 +78,18 @@ def test_history_page_is_a_shell_with_the_security_headers(client):
 def test_history_needs_no_pin_but_cannot_be_changed(client):
     assert client.get("/api/history").status_code == 200
     assert client.post("/api/history").status_code == 405
+
+
+def test_a_history_read_that_finds_the_journal_unreadable_moves_nothing(app, client, host):
+    # Each history request opens the journal again; finding it unreadable (a disk going
+    # bad under the running companion) it renamed the live file aside and read an empty one.
+    win_toss_up(host, ["Ann", "Ben"])
+    data = Path(app.config["DATA_DIR"])
+    get_companion(app).session.journal._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with open(data / "companion.db", "r+b") as db:
+        db.write(b"not SQLite at all")  # the header: "file is not a database"
+    response = client.get("/api/history")
+    assert response.status_code == 503
+    error = response.get_json()["error"]
+    assert "cannot be read" in error and "\n" not in error
+    assert sorted(p.name for p in data.iterdir() if "damaged" in p.name) == []

@@ -51,6 +51,7 @@ const Host = {
   },
 
   render(state) {
+    const before = this.state;
     this.state = state;
     const error = document.getElementById("error");  // a state came: the companion is back
     if (error.textContent === UNREACHABLE) this.showError(null);
@@ -88,6 +89,7 @@ const Host = {
     document.querySelector(".host-main").classList.toggle("setup", setup);
     document.getElementById("undo-card").hidden = !state.game;
     NewGame.prefill(state);
+    for (const [was, name] of renames(state, before)) NewGame.renamed(was, name);
   },
 
   renderRecent(state, controls) {
@@ -148,6 +150,19 @@ function playerName(ref) {
   return found ? found.name : ref;
 }
 
+/** [[old name, new name]] for each name this change replaced: a rename, or the undo of
+ *  one (the last Recent line of the state shown just before). */
+function renames(state, before) {
+  const found = [];
+  for (const event of state.events || []) {
+    if (event.kind === "rename") found.push([event.was, event.name]);
+    const undone = event.kind === "undo" && before && before.version === state.version - 1
+      && before.recent && before.recent[before.recent.length - 1];
+    if (undone && undone.type === "rename" && undone.was) found.push([undone.name.trim(), undone.was]);
+  }
+  return found;
+}
+
 const ACTION_WORDS = {toggle: "Timer start / pause", start: "Timer start", resume: "Timer start", pause: "Timer pause",
                       next: "Next", skip: "Skip ahead", timeout: "Time's up", toss: "Toss", pass: "Pass",
                       bank: "Bank", accept: "Accept", block: "Don't Be SORRY!", "no-counter": "No counter",
@@ -155,7 +170,7 @@ const ACTION_WORDS = {toggle: "Timer start / pause", start: "Timer start", resum
 
 function describeAction(action) {
   if (action.type === "add_time") return "+" + action.seconds + " s on the timer";
-  if (action.type === "rename") return "Renamed " + (typeof action.player === "string" ? action.player : "seat " + (action.player + 1)) + " to " + action.name;
+  if (action.type === "rename") return "Renamed " + (action.was || playerName(action.player)) + " to " + action.name;  // was: the name it replaced
   const listed = (k) => k !== "type" && k !== "at" && k !== "turn";  // turn: whose turn it was, added by the session
   if (ACTION_WORDS[action.type] && !Object.keys(action).some(listed)) return ACTION_WORDS[action.type];
   if (action.type === "correct") {

@@ -19,6 +19,19 @@ const NewGame = {
     this.fillKnown();
   },
 
+  /** A player of the running game renamed (a name typed wrong): the new name takes the old
+   *  one's place in the form's players and in the names this phone remembers, so the next
+   *  game does not bring the old name back. Again is harmless. */
+  renamed(was, name) {
+    for (const input of document.querySelectorAll("#player-list input")) if (input.value.trim() === was) input.value = name;
+    const known = this.known();
+    if (!known.includes(was)) return;
+    const swapped = known.map((n) => n === was ? name : n);
+    localStorage.setItem("companion-names", JSON.stringify(
+      swapped.filter((n, i) => swapped.findIndex((m) => m.toLowerCase() === n.toLowerCase()) === i)));
+    this.fillKnown();
+  },
+
   fillKnown() {
     let list = document.getElementById("known-names");
     if (!list) { list = h("datalist", {id: "known-names"}); document.body.append(list); }

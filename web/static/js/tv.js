@@ -78,8 +78,10 @@ function scoreLayouts(board) {
  *  words short than at that size, to twice that at most; names are fitted at each size
  *  tried (fitNames). The QR card goes where the type can grow most, and the scores stand
  *  in one column or two (scoreLayouts), whichever lets it grow most (among equals: one
- *  column, then the first of joinSpots), chosen again when the layout changes. Elsewhere
- *  only fitNames runs. */
+ *  column, then the first of joinSpots), chosen again when the layout changes. When no
+ *  layout fits even at the CSS size (eight players and a claim line on the Pi's 800x480),
+ *  the spacing gives way before the type does: the board is laid out again with tighter
+ *  gaps (`tv-tight`: white space, never the type's size). Elsewhere only fitNames runs. */
 function fitTv(board) {
   const root = document.documentElement;
   if (!root.classList.contains("tv")) return fitNames(board);
@@ -87,7 +89,7 @@ function fitTv(board) {
   const set = (k) => { root.style.fontSize = document.body.style.fontSize = k ? base * k + "px" : ""; };
   set(0);
   base = parseFloat(getComputedStyle(root).fontSize);
-  if (innerWidth <= 700) return fitNames(board);
+  if (innerWidth <= 700) { root.classList.remove("tv-tight"); return fitNames(board); }
   const spots = Tv.join ? joinSpots(board) : [() => {}];
   const layouts = scoreLayouts(board);
   // every layout is tried only when the table changes (game, players, columns, screen):
@@ -95,23 +97,33 @@ function fitTv(board) {
   const key = [board.dataset.game, board.querySelectorAll(".player").length, spots.length,
                layouts.length, !!board.querySelector(".winner"), innerWidth, innerHeight].join();
   const all = layouts.flatMap((_, l) => spots.map((_, s) => ({l, s})));
-  const tried = Tv.spot && Tv.spot.key === key ? [Tv.spot.index] : all.map((_, i) => i);
+  const every = all.map((_, i) => i);
+  const known = Tv.spot && Tv.spot.key === key;
   const lay = (index) => { layouts[all[index].l](); spots[all[index].s](); };
-  // when the board fits nowhere even at the base size (a small screen, e.g. the Pi's
-  // 800x480 touchscreen), the strip: fixed on screen, where a column's foot would fall
-  // below the bottom of a page that is never scrolled; and the scores in one column
-  let best = {k: 0, index: tried.length > 1 ? spots.length - 1 : tried[0]};
   // two columns of scores may cut no more words short than one column does at the CSS
   // size, QR card alike (in a narrow column a name would have no room at all)
-  const oneColumn = Tv.spot && Tv.spot.key === key ? Tv.spot.oneColumn : [];
-  for (const index of tried) {
-    lay(index);
-    const {l, s} = all[index];
-    const fit = largestFit(board, set, l ? oneColumn[s] : null);
-    if (!l) oneColumn[s] = fit.cut;
-    if (fit.k > best.k) best = {k: fit.k, index};
-  }
-  Tv.spot = {key, index: best.index, oneColumn};
+  const oneColumn = known ? Tv.spot.oneColumn : [];
+  const search = (tried, tight) => {
+    root.classList.toggle("tv-tight", tight);
+    // when the board fits nowhere even at the base size (a small screen, e.g. the Pi's
+    // 800x480 touchscreen), the strip: fixed on screen, where a column's foot would fall
+    // below the bottom of a page that is never scrolled; and the scores in one column
+    let best = {k: 0, index: tried.length > 1 ? spots.length - 1 : tried[0], tight};
+    for (const index of tried) {
+      lay(index);
+      const {l, s} = all[index];
+      const fit = largestFit(board, set, l ? oneColumn[s] : null);
+      if (!l) oneColumn[s] = fit.cut;
+      if (fit.k > best.k) best = {k: fit.k, index, tight};
+    }
+    return best;
+  };
+  let best = search(known ? [Tv.spot.index] : every, known && Tv.spot.tight);
+  // what the table shows grew (a claim line under the scores): look again, then tighter
+  if (!best.k && known) best = search(every, Tv.spot.tight);
+  if (!best.k && !best.tight) best = search(every, true);
+  Tv.spot = {key, index: best.index, oneColumn, tight: best.tight};
+  root.classList.toggle("tv-tight", best.tight);
   lay(best.index);
   set(best.k);
   fitNames(board);
