@@ -30,7 +30,7 @@ if (Tv.on) {
 function tvColumns(panel) {
   const items = [...panel.children].filter((el) => el !== Tv.join)
     .flatMap((el) => getComputedStyle(el).display === "contents" ? [...el.children] : [el])
-    .filter((el) => el.getClientRects().length);  // not one hidden (the scores at the game's end)
+    .filter((el) => el.getBoundingClientRect().height > 0);  // not one hidden (the scores at the game's end) or emptied (tv_drop.js)
   const lefts = new Set(items.map((el) => Math.round(el.getBoundingClientRect().left)));
   return lefts.size > 1 ? items : [];
 }
@@ -98,10 +98,10 @@ function fitTv(board) {
   const key = [board.dataset.game, board.querySelectorAll(".player").length, droppable.length,
                !!board.querySelector(".winner"), innerWidth, innerHeight].join();
   let dropped = Tv.spot && Tv.spot.key === key ? Tv.spot.dropped : 0;
-  tvDrop(droppable, dropped);
+  tvDrop(board, droppable, dropped);
   let best = fitLayouts(board, set, key, true);
   while (!best.k && dropped < droppable.length) {
-    tvDrop(droppable, ++dropped);
+    tvDrop(board, droppable, ++dropped);
     best = fitLayouts(board, set, key, false);
   }
   Tv.spot.dropped = dropped;

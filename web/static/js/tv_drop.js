@@ -8,11 +8,12 @@
 "use strict";
 
 /** Least important first: each selector names blocks of the board (or the QR card) that
- *  can go. The chart repeats the scores; what the camera sees is the host's business (the
+ *  can go. The winner's cup is an ornament; the chart repeats the scores; what the camera sees is the host's business (the
  *  host page shows it); hints explain what the players already know; then the extras of a
- *  turn (the risk meter, the last roll, the dice); the QR card last (a phone can join from
+ *  turn (the risk meter, the last roll, the dice), a tiebreaker's piles; the QR card last (a phone can join from
  *  the host's link). */
 const TV_DROPS = [
+  ".winner-cup",
   ".chart-card",
   ".camera-saw",
   ".main .hint:not(.last-round), .reminders, .tales-now .step-text",
@@ -20,6 +21,7 @@ const TV_DROPS = [
   ".odds",
   ".last-roll:not(#tiebreak)",
   ".dice-row",
+  "#tiebreak",  // a tiebreaker's piles: the winner card's line says who won it and how
   "#tv-join",
 ];
 
@@ -33,11 +35,18 @@ function tvDroppable(board) {
 
 /** Show every block again (a new render made most of them anew; the QR card is kept). */
 function tvUndrop(board) {
-  for (const el of board.querySelectorAll(".tv-drop")) el.classList.remove("tv-drop");
+  for (const el of board.querySelectorAll(".tv-drop, .tv-empty")) el.classList.remove("tv-drop", "tv-empty");
   if (Tv.join) Tv.join.classList.remove("tv-drop");
 }
 
-/** Leave out the first `n` blocks of `droppable` (tvDroppable's answer). */
-function tvDrop(droppable, n) {
+/** Leave out the first `n` blocks of `droppable` (tvDroppable's answer). At a game's end a
+ *  panel left with nothing to show (but the QR card) is marked .tv-empty: the winner card
+ *  then takes the board's whole width (app.css). */
+function tvDrop(board, droppable, n) {
   for (const els of droppable.slice(0, n)) for (const el of els) el.classList.add("tv-drop");
+  const panel = board.querySelector(":scope > .winner ~ .panel");
+  if (panel) {
+    panel.classList.toggle("tv-empty", ![...panel.children].some((el) => el !== Tv.join
+      && el.getClientRects().length && el.innerText.trim()));  // innerText: hidden text too
+  }
 }
