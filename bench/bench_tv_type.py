@@ -25,6 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator
 
+from bench_tv_end import open_tv  # same folder: a page served a given state
 from page_timing import chromium_and_server
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -92,18 +93,8 @@ def main() -> None:
         for table, view in [*tables(2), *tables(8)]:
             if args.only and args.only not in table:
                 continue
-            body = json.dumps(view)
-            stream = "retry: 100000\nevent: state\ndata: " + body + "\n\n"
             for width, height in SCREENS:
-                page = browser.new_context(viewport={"width": width,
-                                                     "height": height}).new_page()
-                page.route("**/api/events", lambda r: r.fulfill(
-                    status=200, headers={"Content-Type": "text/event-stream"}, body=stream))
-                page.route("**/api/state", lambda r: r.fulfill(
-                    status=200, content_type="application/json", body=body))
-                page.goto(f"http://127.0.0.1:{port}/tv")
-                page.wait_for_selector("#board .player")
-                page.wait_for_timeout(500)  # fitTv has run
+                page = open_tv(browser, port, view, (width, height), "#board .player")
                 row = {"table": table, "screen": f"{width}x{height}", **page.evaluate(TYPE)}
                 if args.shots:
                     page.screenshot(path=str(args.shots / f"{table.replace(' ', '-')}-{width}.png"))
