@@ -117,23 +117,31 @@ def tables_in_play() -> Iterator[tuple[str, dict[str, Any]]]:
         state, last_claim=LastClaim(1, None, None)), "Toss Your Cookies")
 
 
+def open_tv(browser: Any, port: int, view: dict[str, Any], size: tuple[int, int],
+            ready: str) -> Any:
+    """A page on ``/tv`` at ``size`` that is served ``view`` as the table's state (no game
+    is played), once ``ready`` (a selector) shows and ``fitTv`` has run."""
+    body = json.dumps(view)
+    stream = "retry: 100000\nevent: state\ndata: " + body + "\n\n"
+    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    page.route("**/api/events", lambda r: r.fulfill(
+        status=200, headers={"Content-Type": "text/event-stream"}, body=stream))
+    page.route("**/api/state", lambda r: r.fulfill(
+        status=200, content_type="application/json", body=body))
+    page.goto(f"http://127.0.0.1:{port}/tv")
+    page.wait_for_selector(ready)
+    page.wait_for_timeout(500)  # fitTv has run
+    return page
+
+
 def main() -> None:
     mid = "--mid" in sys.argv[1:]
     with chromium_and_server() as (browser, _conn, port):
         for game, view in (tables_in_play() if mid else finished_tables()):
-            body = json.dumps(view)
-            stream = "retry: 100000\nevent: state\ndata: " + body + "\n\n"
             row: dict[str, Any] = {"game": game}
             for width, height in SCREENS:
-                page = browser.new_context(viewport={"width": width,
-                                                     "height": height}).new_page()
-                page.route("**/api/events", lambda r: r.fulfill(
-                    status=200, headers={"Content-Type": "text/event-stream"}, body=stream))
-                page.route("**/api/state", lambda r: r.fulfill(
-                    status=200, content_type="application/json", body=body))
-                page.goto(f"http://127.0.0.1:{port}/tv")
-                page.wait_for_selector("#board .player" if mid else "#winner")
-                page.wait_for_timeout(500)  # fitTv has run
+                page = open_tv(browser, port, view, (width, height),
+                               "#board .player" if mid else "#winner")
                 row[f"{width}x{height}"] = page.evaluate(LAYOUT)
                 page.context.close()
             print(json.dumps(row), flush=True)

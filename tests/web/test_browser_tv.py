@@ -141,7 +141,9 @@ def toss_up_turns(turns: int) -> list[dict[str, Any]]:
     return [*actions, {"type": "roll", "green": 5, "yellow": 4, "red": 1}]
 
 
-@pytest.mark.parametrize("size", [TV, {"width": 1280, "height": 720}])
+# 1920x1080 only: at 1280x720 the type's floor (17.5 px, tv14) leaves no room for the chart,
+# which drops out (test_browser_tv_small.py); the code then stands where it fits
+@pytest.mark.parametrize("size", [TV])
 @pytest.mark.parametrize("players", [3, 6])
 def test_the_join_code_sits_under_toss_ups_chart_not_in_a_strip_of_its_own(
         browser, live_server, players, size):

@@ -30,7 +30,7 @@ if (Tv.on) {
 function tvColumns(panel) {
   const items = [...panel.children].filter((el) => el !== Tv.join)
     .flatMap((el) => getComputedStyle(el).display === "contents" ? [...el.children] : [el])
-    .filter((el) => el.getClientRects().length);  // not one hidden (the scores at the game's end)
+    .filter((el) => el.getBoundingClientRect().height > 0);  // not one hidden (the scores at the game's end) or emptied (tv_drop.js)
   const lefts = new Set(items.map((el) => Math.round(el.getBoundingClientRect().left)));
   return lefts.size > 1 ? items : [];
 }
@@ -73,15 +73,16 @@ function scoreLayouts(board) {
   return lists.length ? [columns(false), columns(true)] : [columns(false)];
 }
 
-/** A TV is read from across the room: its type grows from the CSS size (which fits the
- *  longest game's most players) while the board still fits the screen and cuts no more
- *  words short than at that size, to twice that at most; names are fitted at each size
- *  tried (fitNames). The QR card goes where the type can grow most, and the scores stand
- *  in one column or two (scoreLayouts), whichever lets it grow most (among equals: one
- *  column, then the first of joinSpots), chosen again when the layout changes. When no
- *  layout fits even at the CSS size (eight players and a claim line on the Pi's 800x480),
- *  the spacing gives way before the type does: the board is laid out again with tighter
- *  gaps (`tv-tight`: white space, never the type's size). Elsewhere only fitNames runs. */
+/** A TV is read from across the room: its type grows from the CSS size (a floor readable
+ *  at arm's length, app.css) while the board still fits the screen and cuts no more words
+ *  short than at that size, to twice that at most; names are fitted at each size tried
+ *  (fitNames). The QR card goes where the type can grow most, and the scores stand in one
+ *  column or two (scoreLayouts), whichever lets it grow most (among equals: one column,
+ *  then the first of joinSpots), chosen again when the layout changes. When no layout fits
+ *  even at the CSS size (eight players and a claim line on the Pi's 800x480), the spacing
+ *  gives way first (`tv-tight`: white space, never the type's size), then the least
+ *  important blocks drop out one by one (tv_drop.js) until it fits: fewer details, never
+ *  smaller type. Elsewhere only fitNames runs. */
 function fitTv(board) {
   const root = document.documentElement;
   if (!root.classList.contains("tv")) return fitNames(board);
@@ -89,16 +90,37 @@ function fitTv(board) {
   const set = (k) => { root.style.fontSize = document.body.style.fontSize = k ? base * k + "px" : ""; };
   set(0);
   base = parseFloat(getComputedStyle(root).fontSize);
+  tvUndrop(board);
   if (innerWidth <= 700) { root.classList.remove("tv-tight"); return fitNames(board); }
-  const spots = Tv.join ? joinSpots(board) : [() => {}];
-  const layouts = scoreLayouts(board);
-  // every layout is tried only when the table changes (game, players, columns, screen):
+  const droppable = tvDroppable(board);
+  // every layout is tried only when the table changes (game, players, blocks, screen):
   // a redraw within a game costs one fit, as before the QR card moved
-  const key = [board.dataset.game, board.querySelectorAll(".player").length, spots.length,
-               layouts.length, !!board.querySelector(".winner"), innerWidth, innerHeight].join();
+  const key = [board.dataset.game, board.querySelectorAll(".player").length, droppable.length,
+               !!board.querySelector(".winner"), innerWidth, innerHeight].join();
+  let dropped = Tv.spot && Tv.spot.key === key ? Tv.spot.dropped : 0;
+  tvDrop(board, droppable, dropped);
+  let best = fitLayouts(board, set, key, true);
+  while (!best.k && dropped < droppable.length) {
+    tvDrop(board, droppable, ++dropped);
+    best = fitLayouts(board, set, key, false);
+  }
+  Tv.spot.dropped = dropped;
+  set(best.k);
+  fitNames(board);
+}
+
+/** Lays the board out the way (QR card's spot, scores' columns, spacing) that lets the type
+ *  grow most, and returns {k}: that scale (0: no way fits). Remembers the way in Tv.spot,
+ *  and tries it alone first when `reuse` and the table is the same. */
+function fitLayouts(board, set, table, reuse) {
+  const root = document.documentElement;
+  const spots = Tv.join && !Tv.join.classList.contains("tv-drop") ? joinSpots(board)
+    : [() => { root.classList.remove("tv-strip"); }];
+  const layouts = scoreLayouts(board);
+  const key = [table, spots.length, layouts.length].join();
   const all = layouts.flatMap((_, l) => spots.map((_, s) => ({l, s})));
   const every = all.map((_, i) => i);
-  const known = Tv.spot && Tv.spot.key === key;
+  const known = reuse && Tv.spot && Tv.spot.layoutKey === key;
   const lay = (index) => { layouts[all[index].l](); spots[all[index].s](); };
   // two columns of scores may cut no more words short than one column does at the CSS
   // size, QR card alike (in a narrow column a name would have no room at all)
@@ -122,11 +144,10 @@ function fitTv(board) {
   // what the table shows grew (a claim line under the scores): look again, then tighter
   if (!best.k && known) best = search(every, Tv.spot.tight);
   if (!best.k && !best.tight) best = search(every, true);
-  Tv.spot = {key, index: best.index, oneColumn, tight: best.tight};
+  Tv.spot = {key: table, layoutKey: key, index: best.index, oneColumn, tight: best.tight};
   root.classList.toggle("tv-tight", best.tight);
   lay(best.index);
-  set(best.k);
-  fitNames(board);
+  return best;
 }
 
 /** {k, cut}: the largest type scale k from 1 to 2 (within 1/16) at which the board fits
