@@ -104,6 +104,9 @@ function fitTv(board) {
     tvDrop(board, droppable, ++dropped);
     best = fitLayouts(board, set, key, false);
   }
+  // still nowhere (eight long names at 800x480): two columns with names cut short
+  // ("Bartholo…") rather than a board that runs off the foot of a screen never scrolled
+  if (!best.k) best = fitLayouts(board, set, key, false, true);
   Tv.spot.dropped = dropped;
   set(best.k);
   fitNames(board);
@@ -111,8 +114,9 @@ function fitTv(board) {
 
 /** Lays the board out the way (QR card's spot, scores' columns, spacing) that lets the type
  *  grow most, and returns {k}: that scale (0: no way fits). Remembers the way in Tv.spot,
- *  and tries it alone first when `reuse` and the table is the same. */
-function fitLayouts(board, set, table, reuse) {
+ *  and tries it alone first when `reuse` and the table is the same. `anyCut`: two columns
+ *  may cut names short that one column would not (the last resort). */
+function fitLayouts(board, set, table, reuse, anyCut) {
   const root = document.documentElement;
   const spots = Tv.join && !Tv.join.classList.contains("tv-drop") ? joinSpots(board)
     : [() => { root.classList.remove("tv-strip"); }];
@@ -134,7 +138,7 @@ function fitLayouts(board, set, table, reuse) {
     for (const index of tried) {
       lay(index);
       const {l, s} = all[index];
-      const fit = largestFit(board, set, l ? oneColumn[s] : null);
+      const fit = largestFit(board, set, l && !anyCut ? oneColumn[s] : null);
       if (!l) oneColumn[s] = fit.cut;
       if (fit.k > best.k) best = {k: fit.k, index, tight};
     }

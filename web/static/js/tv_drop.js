@@ -17,6 +17,7 @@ const TV_DROPS = [
   ".chart-card",
   ".camera-saw",
   ".main .hint:not(.last-round), .reminders, .tales-now .step-text",
+  "details.setup",  // Toss Your Cookies' deal, shown before the first roll: the box says it too
   ".phase-steps",
   ".odds",
   ".last-roll:not(#tiebreak)",
