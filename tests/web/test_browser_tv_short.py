@@ -32,6 +32,21 @@ LAYOUT = """() => {
 }"""
 
 
+def tv_page(browser: Any, width: int, height: int) -> Any:
+    """A page of a ``width`` x ``height`` screen, its JS errors collected in ``js_errors``."""
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    return page
+
+
+def show_tv(page: Any, url: str, ready: str) -> None:
+    """Open the TV page at ``url`` and wait for ``ready`` and for fitTv to have run."""
+    page.goto(url + "/tv")
+    page.wait_for_selector(ready)
+    page.wait_for_timeout(300)  # fitTv has run
+
+
 def toss_up_final_round(live_server: Any) -> dict:
     """Ann banks 101 (the final round), Ben rolls 3 points and 7 dice to go."""
     assert live_server.request("POST", "/api/games", {
@@ -47,12 +62,8 @@ def toss_up_final_round(live_server: Any) -> dict:
 @pytest.mark.parametrize("width, height", [(800, 480), (1920, 1080)])
 def test_toss_ups_final_round_fits_the_tv_unscrolled(browser, live_server, width, height):
     body = toss_up_final_round(live_server)
-    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-    page.js_errors = []
-    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
-    page.goto(live_server.url + "/tv")
-    page.wait_for_selector(f'#board[data-version="{body["version"]}"] .player')
-    page.wait_for_timeout(300)  # fitTv has run
+    page = tv_page(browser, width, height)
+    show_tv(page, live_server.url, f'#board[data-version="{body["version"]}"] .player')
     snap(page, f"tv-short-toss-up-final-{width}")
     layout = page.evaluate(LAYOUT)
     # at 800x480 the chart drops out, the type's floor leaving it no room (tv14): two columns
@@ -83,12 +94,8 @@ def test_eight_cookie_players_and_a_claim_line_fit_the_pi_screen(browser, live_s
     act(live_server, type="snickerdoodle", player=0)
     body = act(live_server, type="snickerdoodle", player=1)
     assert not body["over"] and body["last_claim"]["name"] == "Ben"
-    page = browser.new_context(viewport={"width": 800, "height": 480}).new_page()
-    page.js_errors = []
-    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
-    page.goto(live_server.url + "/tv")
-    page.wait_for_selector(f'#board[data-version="{body["version"]}"] #last-claim')
-    page.wait_for_timeout(300)  # fitTv has run
+    page = tv_page(browser, 800, 480)
+    show_tv(page, live_server.url, f'#board[data-version="{body["version"]}"] #last-claim')
     snap(page, "tv-short-cookies-eight-claim-800")
     layout, type_size = page.evaluate(LAYOUT), page.evaluate(TYPE)
     assert layout["join"] and not layout["chart"] and layout["columns"] == 2  # chart dropped (tv14)

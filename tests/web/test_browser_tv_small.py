@@ -22,6 +22,7 @@ from companion.games import sorry_21
 
 from tests.web.test_browser_review import snap
 from tests.web.test_browser_review13_results import act
+from tests.web.test_browser_tv_short import show_tv, tv_page
 
 pytestmark = pytest.mark.browser
 
@@ -48,12 +49,8 @@ def test_a_six_player_turn_is_readable_on_a_small_tv(browser, live_server, width
     act(live_server, type="roll", green=5, yellow=5, red=0)
     act(live_server, type="bank")
     body = act(live_server, type="roll", green=2, yellow=8, red=0)
-    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-    page.js_errors = []
-    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
-    page.goto(live_server.url + "/tv")
-    page.wait_for_selector(f'#board[data-version="{body["version"]}"] .player')
-    page.wait_for_timeout(300)  # fitTv has run
+    page = tv_page(browser, width, height)
+    show_tv(page, live_server.url, f'#board[data-version="{body["version"]}"] .player')
     snap(page, f"tv-small-toss-up-six-{width}")
     read = page.evaluate(READ)
     assert read["least"] >= 14 - 0.01, f"{read['least']} px cannot be read across a table"
@@ -90,16 +87,12 @@ def test_a_tiebreaker_end_screen_fits_the_pi_screen_readably(browser, live_serve
     # column (names broken letter by letter) and the QR card over the round's line.
     body = json.dumps(finished_sorry())
     stream = "retry: 100000\nevent: state\ndata: " + body + "\n\n"
-    page = browser.new_context(viewport={"width": 800, "height": 480}).new_page()
-    page.js_errors = []
-    page.on("pageerror", lambda e: page.js_errors.append(str(e)))
+    page = tv_page(browser, 800, 480)
     page.route("**/api/events", lambda route: route.fulfill(
         status=200, headers={"Content-Type": "text/event-stream"}, body=stream))
     page.route("**/api/state", lambda route: route.fulfill(
         status=200, content_type="application/json", body=body))
-    page.goto(live_server.url + "/tv")
-    page.wait_for_selector("#winner")
-    page.wait_for_timeout(300)  # fitTv has run
+    show_tv(page, live_server.url, "#winner")
     snap(page, "tv-small-sorry-end-800")
     read = page.evaluate(READ)
     assert read["least"] >= 14 - 0.01 and read["fits"]
