@@ -36,10 +36,10 @@ from vision import dice_pick as pick
 from vision.calibrate import Calibration, apply_calibration, within_prior
 from vision.dice_beyond import is_light_and_coloured, is_mark_sized, marks_beyond
 from vision.dice_cells import cloth_dice, cloth_pip_dice, in_cloth_shade
-from vision.dice_hue import hue_step_dice
 from vision.dice_cloth import cloth_grid, is_cloth_square, table_classes
 from vision.dice_coins import is_coin, may_be_disc
 from vision.dice_grain import is_grain_blotch, stands_out
+from vision.dice_hue import hue_step_dice
 from vision.dice_lamp import lamp_gains
 from vision.dice_marks import find_marks
 from vision.dice_shade import shaded_light
